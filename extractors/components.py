@@ -1,0 +1,114 @@
+"""spaCy pipeline components, registered by name (spaCy's ``@Language.factory``).
+
+``kg_concept_matcher``
+    Finds known concepts: every label and alias (case-, plural- and
+    hyphenation-insensitive, via a ``PhraseMatcher`` on ``LOWER``) and every
+    acronym (case-sensitive, via a ``PhraseMatcher`` on ``ORTH``). Writes
+    ``doc.spans["kg_concepts"]``: spans labelled with the concept id, the
+    longest match winning where matches overlap; ``span.kb_id_`` is
+    ``"acronym"`` or ``"phrase"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc, Span
+from spacy.util import filter_spans
+
+SPANS_KEY = "kg_concepts"
+MAX_HYPHEN_WORDS = 4  # hyphenation variants are generated for phrases up to this long
+
+
+def plural(word: str) -> str:
+    """English plural of a singular word.
+
+    >>> [plural(w) for w in ["model", "property", "process", "approach", "GNN"]]
+    ['models', 'properties', 'processes', 'approaches', 'GNNs']
+    """
+    lw = word.lower()
+    if word.isupper():
+        return word + "s"
+    if lw.endswith("y") and len(lw) > 2 and lw[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if lw.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def surface_variants(form: str) -> set[str]:
+    """Spellings a phrase can take: hyphen or space or none, singular or plural last word.
+
+    >>> sorted(surface_variants("multi-view model"))  # doctest: +NORMALIZE_WHITESPACE
+    ['multi view model', 'multi view models', 'multi view-model', 'multi view-models',
+     'multi-view model', 'multi-view models', 'multi-view-model', 'multi-view-models',
+     'multiview model', 'multiview models']
+    """
+    spaced = form.replace("-", " ")
+    forms = {form, spaced}
+    if "-" in form:
+        forms.add(form.replace("-", ""))
+    words = spaced.split()
+    if 1 < len(words) <= MAX_HYPHEN_WORDS:
+        # every way of joining neighbours with a hyphen: "graph-neural network", ...
+        for mask in range(1, 2 ** (len(words) - 1)):
+            joined = words[0]
+            for i, w in enumerate(words[1:]):
+                joined += ("-" if mask >> i & 1 else " ") + w
+            forms.add(joined)
+    out = set()
+    for f in forms:
+        out.add(f)
+        head, _, last = f.rpartition(" ")
+        if last and last[-1].isalpha() and not last.endswith(("ss", "us", "is")):
+            out.add(f"{head} {plural(last)}".strip())
+    return out
+
+
+class ConceptMatcher:
+    """Match concept labels, aliases and acronyms; see the module docstring."""
+
+    def __init__(self, nlp: Language, name: str) -> None:
+        self.nlp = nlp
+        self.name = name
+        self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.acronyms = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self._phrase_seen: set[str] = set()
+        self._acronym_seen: set[str] = set()
+
+    def add_phrases(self, concept_id: str, forms: Iterable[str]) -> None:
+        """Match every variant of ``forms`` (case-insensitive) as ``concept_id``."""
+        new = []
+        for form in forms:
+            for v in surface_variants(form):
+                key = v.lower()
+                if key not in self._phrase_seen:
+                    self._phrase_seen.add(key)
+                    new.append(v)
+        if new:
+            self.phrases.add(concept_id, list(self.nlp.tokenizer.pipe(new)))
+
+    def add_acronyms(self, concept_id: str, acronyms: Iterable[str]) -> None:
+        """Match ``acronyms`` and their plurals case-sensitively as ``concept_id``."""
+        new = []
+        for a in acronyms:
+            for v in (a, a + "s"):
+                if v not in self._acronym_seen:
+                    self._acronym_seen.add(v)
+                    new.append(v)
+        if new:
+            self.acronyms.add(concept_id, list(self.nlp.tokenizer.pipe(new)))
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans = [Span(doc, s, e, label=m, kb_id="phrase") for m, s, e in self.phrases(doc)]
+        spans += [Span(doc, s, e, label=m, kb_id="acronym") for m, s, e in self.acronyms(doc)]
+        doc.spans[SPANS_KEY] = filter_spans(spans)
+        return doc
+
+
+@Language.factory("kg_concept_matcher")
+def make_concept_matcher(nlp: Language, name: str) -> ConceptMatcher:
+    """Factory for :class:`ConceptMatcher` (terms are added after creation)."""
+    return ConceptMatcher(nlp, name)

@@ -1,0 +1,142 @@
+"""The corpus concept table: lexicon concepts plus concepts the corpus defines.
+
+One :class:`ConceptTable` per build holds every :class:`~kg.model.Concept` and
+the indexes that map a surface form to its concept: normalised phrases
+(:func:`~extractors.normalize.norm_key`) and acronyms. Acronym definitions
+found in any paper ("Time Series Foundation Models (TSFMs)") join the acronym
+and its long form into one concept for the whole corpus.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from extractors.acronyms import AcronymDefinition
+from extractors.lexicon import Lexicon
+from extractors.normalize import display_label, norm_key, slug
+from kg.model import Concept
+
+# Head words that give a new term its type ("...model" is a method).
+_TYPE_BY_HEAD = {
+    "method": {"model", "network", "method", "algorithm", "framework", "architecture", "learning",
+               "estimator", "encoder", "decoder", "transformer", "approach", "technique",
+               "optimization", "regression", "mechanism", "sampling", "distillation", "search",
+               "evolution", "finetuning", "tuning", "embedding", "attention", "hashing",
+               "inference", "analysis", "policy", "agent", "reduction", "procedure", "net"},
+    "task": {"problem", "task", "classification", "detection", "prediction", "recognition",
+             "segmentation", "generation", "translation", "reconstruction", "retrieval",
+             "answering", "forecasting", "quantification", "interpolation", "estimation",
+             "matching", "tracking", "planning", "control", "synthesis", "completion"},
+    "dataset": {"dataset", "benchmark", "corpus", "suite", "database", "treebank", "data"},
+    "metric": {"score", "error", "accuracy", "distance", "divergence", "metric", "loss",
+               "rate", "precision", "recall", "measure"},
+}
+SHORT_ACRONYM = 2  # acronyms this short are only trusted in papers that define or spell them
+
+
+def guess_type(label: str) -> str:
+    """Concept type of a new term from its head (last) word.
+
+    >>> guess_type("successor-guided uncertainty reduction"), guess_type("MSE score")
+    ('method', 'metric')
+    """
+    head = norm_key(label).rsplit(" ", 1)[-1]
+    for ctype, heads in _TYPE_BY_HEAD.items():
+        if head in heads:
+            return ctype
+    return "concept"
+
+
+@dataclass
+class ConceptTable:
+    """Concepts and the indexes from surface forms to concept ids."""
+
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    by_key: dict[str, str] = field(default_factory=dict)
+    by_acronym: dict[str, str] = field(default_factory=dict)
+    #: per paper, the acronyms it defines itself (they win over corpus-wide ones)
+    paper_acronyms: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_lexicon(cls, lexicon: Lexicon) -> ConceptTable:
+        """A table holding every lexicon concept."""
+        table = cls()
+        for e in sorted(lexicon.entries.values(), key=lambda e: e.id):
+            table.concepts[e.id] = Concept(
+                id=e.id, label=e.label, type=e.type, aliases=[*e.aliases, *e.acronyms],
+                broader=list(e.broader), origin="lexicon", hidden_labels=list(e.hidden),
+            )
+            for form in (e.label, *e.aliases):
+                table.by_key.setdefault(norm_key(form), e.id)
+            for a in e.acronyms:
+                table.by_acronym.setdefault(a, e.id)
+        return table
+
+    def lookup(self, text: str) -> str | None:
+        """Concept id of a surface form, or ``None``."""
+        return self.by_key.get(norm_key(text)) or self.by_acronym.get(text.strip())
+
+    def broader_by_head(self, key: str) -> list[str]:
+        """Known concepts that a compound term falls under by its head.
+
+        "fuzzy graph contrastive learning" → ["graph-contrastive-learning"] when that
+        concept exists, else ["contrastive-learning"], and so on.
+        """
+        words = key.split()
+        for i in range(1, len(words)):
+            cid = self.by_key.get(" ".join(words[i:]))
+            if cid:
+                return [cid]
+        return []
+
+    def add_term(self, text: str, *, origin: str, ctype: str | None = None,
+                 acronym: str | None = None) -> str:
+        """Register a term found in the corpus; return its (new or existing) concept id."""
+        key = norm_key(text)
+        cid = self.by_key.get(key)
+        if cid is None:
+            cid = slug(text)
+            while cid in self.concepts:  # an id taken by a different key
+                cid += "-x"
+            label = display_label(text)
+            self.concepts[cid] = Concept(
+                id=cid, label=label, type=ctype or guess_type(label), aliases=[],
+                broader=self.broader_by_head(key), origin=origin,
+            )
+            self.by_key[key] = cid
+        concept = self.concepts[cid]
+        for alias in (text.strip(), acronym):
+            if alias and alias != concept.label and alias not in concept.aliases:
+                concept.aliases.append(alias)
+        return cid
+
+    def add_definitions(self, defs: Iterable[tuple[str, AcronymDefinition]]) -> None:
+        """Join each defined acronym with its long form, corpus-wide.
+
+        Where papers define one acronym differently, each paper keeps its own
+        meaning and the rest of the corpus uses the most frequent one (ties go
+        to the alphabetically first concept id, so builds are deterministic).
+        """
+        votes: dict[str, Counter[str]] = defaultdict(Counter)
+        for paper_id, d in defs:
+            cid = self.by_key.get(norm_key(d.long))
+            if cid is None:
+                lex = self.by_acronym.get(d.short)
+                # "mean square error (MSE)": the lexicon's MSE, spelled differently
+                if lex and norm_key(d.long).split()[0] == norm_key(
+                        self.concepts[lex].label).split()[0]:
+                    cid = lex
+                    self.by_key[norm_key(d.long)] = cid
+            cid = cid or self.add_term(d.long, origin="acronym", acronym=d.short)
+            concept = self.concepts[cid]
+            for alias in (d.long, d.short):
+                if alias != concept.label and alias not in concept.aliases:
+                    concept.aliases.append(alias)
+            self.paper_acronyms.setdefault(paper_id, {})[d.short] = cid
+            votes[d.short][cid] += 1
+        for short, counter in votes.items():
+            best = min(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            if len(short) > SHORT_ACRONYM or short not in self.by_acronym:
+                self.by_acronym[short] = best

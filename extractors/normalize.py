@@ -1,0 +1,103 @@
+"""Surface-form normalisation: one key for "GNNs", "graph neural network", "Graph-Neural Networks".
+
+:func:`norm_key` is the single definition of "the same words" used by the
+matcher, the acronym table, concept merging and topic resolution.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_KEEP_S = ("ss", "us", "is", "ous", "ics", "as")
+_IRREGULAR = {
+    "matrices": "matrix", "indices": "index", "vertices": "vertex", "biases": "bias",
+    "axes": "axis", "analyses": "analysis", "hypotheses": "hypothesis", "theses": "thesis",
+    "lasso": "lasso", "gaussians": "gaussian", "series": "series", "species": "species",
+    "data": "data", "criteria": "criterion", "phenomena": "phenomenon", "media": "media",
+    "children": "child", "men": "man", "women": "woman", "mice": "mouse", "geese": "goose",
+    "leaves": "leaf", "halves": "half", "lives": "life", "processes": "process",
+}
+_DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
+_NON_WORD = re.compile(r"[^\w\s]+")
+_SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=200_000)
+def singular(word: str) -> str:
+    """Singular form of a lower-case English word (rules tuned for ML prose).
+
+    >>> [singular(w) for w in ["networks", "properties", "processes", "gnns", "loss", "analysis"]]
+    ['network', 'property', 'process', 'gnn', 'loss', 'analysis']
+    """
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 3 or not word.endswith("s"):
+        return word
+    if not word[:-1].isalpha():
+        # "l1s", "3ds": plural of a code-like token
+        return word[:-1] if word[:-1].isalnum() else word
+    if word.endswith(_KEEP_S):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zzes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def norm_key(text: str) -> str:
+    """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words.
+
+    >>> norm_key("Graph-Neural Networks")
+    'graph neural network'
+    >>> norm_key("GNNs") == norm_key("gnn")
+    True
+    """
+    text = unicodedata.normalize("NFKC", text).lower()
+    text = _DASHES.sub(" ", text)
+    text = _NON_WORD.sub(" ", text)
+    return " ".join(singular(w) for w in _SPACES.split(text.strip()) if w)
+
+
+def acronym_key(text: str) -> str:
+    """Acronyms are matched case-sensitively; only a plural ``s`` is dropped ("GNNs" → "GNN")."""
+    text = text.strip()
+    if len(text) > 2 and text.endswith("s") and text[:-1].upper() == text[:-1]:
+        return text[:-1]
+    return text
+
+
+def slug(text: str) -> str:
+    """A stable, readable id for a concept label.
+
+    >>> slug("Graph Neural Networks (GNNs)")
+    'graph-neural-network-gnn'
+    """
+    key = norm_key(text)
+    key = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", key).strip("-") or "concept"
+
+
+def display_label(text: str) -> str:
+    """A readable label for a phrase found in text: title case is folded, names are kept.
+
+    >>> display_label("Graph Neural Networks")
+    'graph neural network'
+    >>> display_label("Private Evolution")
+    'private evolution'
+    >>> display_label("MinHash estimators")
+    'MinHash estimator'
+    """
+    words = _SPACES.split(text.strip())
+    out = []
+    for i, w in enumerate(words):
+        inner_caps = any(c.isupper() for c in w[1:])
+        if inner_caps or any(c.isdigit() for c in w):
+            out.append(w[:-1] if i == len(words) - 1 and w.endswith("s") and w[:-1].isupper()
+                       else w)
+            continue
+        lw = w.lower()
+        out.append(singular(lw) if i == len(words) - 1 else lw)
+    return " ".join(out)

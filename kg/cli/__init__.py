@@ -1,0 +1,57 @@
+"""The ``kg`` command line.
+
+Commands live in one module per topic (``kg.cli.build``, ``kg.cli.query`` …),
+each exposing a ``COMMANDS`` list; :data:`COMMAND_MODULES` registers them all in
+one place. Every :class:`~kg.errors.KGError` becomes one line on stderr and
+exit status 2; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from kg import __version__
+from kg.errors import KGError
+
+COMMAND_MODULES = [
+    "kg.cli.build",
+    "kg.cli.query",
+]
+
+
+class KGGroup(click.Group):
+    """A click group that turns known errors into one-line messages."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KGError as e:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(f"kg: error: {e}", err=True)
+            ctx.exit(e.exit_code)
+        except KeyboardInterrupt:
+            click.echo("kg: interrupted; nothing was changed", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=KGGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="kg")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Turn research-paper abstracts into a knowledge graph, and query it."""
+    ctx.ensure_object(dict)["debug"] = debug
+
+
+for _name in COMMAND_MODULES:
+    for _command in importlib.import_module(_name).COMMANDS:
+        cli.add_command(_command)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="kg", args=sys.argv[1:])

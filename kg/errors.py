@@ -1,0 +1,59 @@
+"""Every user-facing error message, in one place (as spaCy does in ``spacy.errors``).
+
+Code raises :class:`KGError` subclasses with a message from :class:`Messages`;
+the CLI prints it as one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+
+class KGError(Exception):
+    """An error caused by the user's input or environment, shown as one line."""
+
+    exit_code = 2
+
+
+class InputError(KGError):
+    """A corpus file or one of its records cannot be read."""
+
+    def __init__(self, path: str, where: str | None, message: str) -> None:
+        self.path = path
+        self.where = where
+        self.reason = message
+        loc = f"{path}:{where}" if where else str(path)
+        super().__init__(f"{loc}: {message}")
+
+
+class NotFoundError(KGError):
+    """A concept, paper or output folder that the user named does not exist."""
+
+
+class StoreError(KGError):
+    """A built graph folder is missing or unreadable, or a server refused us."""
+
+
+class QueryError(KGError):
+    """A user-written query is malformed."""
+
+
+class Messages:
+    """Message templates; ``str.format`` fields are filled by the raiser."""
+
+    EMPTY_FILE = "the file is empty"
+    HEADER_ONLY = "the file has a header line but no abstracts"
+    NOT_UTF8 = "not valid UTF-8 text (byte {byte} at offset {offset}); is this a binary file?"
+    BINARY = "looks like a binary file (contains NUL bytes), not a text corpus"
+    BAD_JSON = "not a JSON object: {detail}"
+    NOT_OBJECT = "expected a JSON object, got {kind}"
+    MISSING_FIELD = "record has no '{field}'"
+    EMPTY_FIELD = "record has an empty '{field}'"
+    BAD_FIELD_TYPE = "field '{field}' must be {expected}, got {got}"
+    CSV_COLUMNS = "CSV header must name the columns {required}; found {found}"
+    DUPLICATE_ID = "paper id '{id}' appears twice with different content (first at {first})"
+    UNKNOWN_FORMAT = "unknown input format '{suffix}': use .txt, .jsonl/.ndjson or .csv"
+    NO_SUCH_FILE = "no such file"
+    NO_INPUT = "no abstracts found in the input"
+    NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
+    NO_CONCEPT = "no concept matches '{text}'{hint}"
+    NO_PAPER = "no paper with id '{id}'{hint}"
+    BAD_LEXICON = "lexicon {path}: {detail}"

@@ -1,0 +1,96 @@
+"""The networkx view of a :class:`~kg.model.KnowledgeGraph`.
+
+Node ids are ``"paper:ID"`` and ``"concept:ID"``. Papers link to the concepts
+they mention (``count``, ``evidence``), concepts to broader concepts, and
+papers to papers through shared concepts, each shared concept weighted by its
+inverse document frequency ``log(N / df)`` so that a rare shared concept
+("MinHash") counts more than a common one ("deep learning").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+import networkx as nx
+
+from kg.model import KnowledgeGraph
+
+
+def paper_node(paper_id: str) -> str:
+    """networkx node id of a paper."""
+    return f"paper:{paper_id}"
+
+
+def concept_node(concept_id: str) -> str:
+    """networkx node id of a concept."""
+    return f"concept:{concept_id}"
+
+
+def paper_links(
+    kg: KnowledgeGraph, *, max_df: int | None = None
+) -> dict[tuple[str, str], tuple[float, list[str]]]:
+    """Paper pairs that share concepts, with weight and the shared concepts.
+
+    Parameters
+    ----------
+    kg : KnowledgeGraph
+    max_df : int, optional
+        Ignore concepts mentioned by more papers than this (they carry little
+        weight and make the pair count quadratic on large corpora).
+
+    Returns
+    -------
+    dict
+        ``(paper_a, paper_b) -> (weight, shared concept ids)`` with ``a < b``;
+        the weight is the sum of the shared concepts' IDF.
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph, Paper, Mention
+    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
+    >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x") for p in "abc"},
+    ...                     mentions=[m("a", "gnn"), m("b", "gnn")])
+    >>> paper_links(kg)
+    {('a', 'b'): (0.4054651081081644, ['gnn'])}
+    """
+    pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for cid, papers in sorted(kg.concept_papers.items()):
+        if len(papers) < 2 or (max_df is not None and len(papers) > max_df):
+            continue
+        for a, b in combinations(sorted(papers), 2):
+            pairs[(a, b)].append(cid)
+    return {k: (sum(kg.idf(c) for c in shared), shared) for k, shared in pairs.items()}
+
+
+def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
+    """Build the undirected paper–concept graph (``kind`` tells node and edge kinds).
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph
+    >>> to_networkx(KnowledgeGraph()).number_of_nodes()
+    0
+    """
+    g = nx.Graph()
+    for p in kg.papers.values():
+        g.add_node(paper_node(p.id), kind="paper", id=p.id, title=p.title, year=p.year,
+                   venue=p.venue, url=p.url)
+    for c in kg.concepts.values():
+        g.add_node(concept_node(c.id), kind="concept", id=c.id, label=c.label, type=c.type,
+                   papers=len(kg.concept_papers.get(c.id, ())))
+    for c in kg.concepts.values():
+        for b in c.broader:
+            if b in kg.concepts:
+                g.add_edge(concept_node(c.id), concept_node(b), kind="broader")
+    first_sentence: dict[tuple[str, str], str] = {}
+    for m in kg.mentions:
+        first_sentence.setdefault((m.paper, m.concept), m.sentence)
+    for pid, counts in kg.paper_concepts.items():
+        for cid, n in counts.items():
+            g.add_edge(paper_node(pid), concept_node(cid), kind="mentions", count=n,
+                       evidence=first_sentence[(pid, cid)])
+    if links:
+        for (a, b), (w, shared) in paper_links(kg).items():
+            g.add_edge(paper_node(a), paper_node(b), kind="shares", weight=w, shared=shared)
+    return g

@@ -1,0 +1,194 @@
+"""The in-memory model: papers, concepts and the mentions that link them.
+
+Concept types
+-------------
+``method``
+    an algorithm, model, architecture or technique (graph neural networks, MinHash).
+``task``
+    a problem people solve (node classification, 3D reconstruction).
+``dataset``
+    a dataset, benchmark or corpus (CIFAR-10, ImageNet).
+``metric``
+    an evaluation measure (accuracy, mean squared error).
+``concept``
+    a theoretical idea or phenomenon (double descent, Bayes optimality).
+
+Every other structure (the networkx graph, RDF, the property graph, pages) is
+derived from a :class:`KnowledgeGraph`, so the stores never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+CONCEPT_TYPES = ("method", "task", "dataset", "metric", "concept")
+FIELDS = ("title", "abstract")
+
+
+@dataclass
+class Paper:
+    """One paper: the unit of input."""
+
+    id: str
+    title: str
+    abstract: str
+    keywords: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    url: str | None = None
+    #: True when the title was derived from the first sentence (plain-text input).
+    title_derived: bool = False
+    #: ``file:line`` the record was read from, for error messages.
+    source: str | None = None
+
+    def text(self, field_name: str) -> str:
+        """Return the text of ``field_name`` (``"title"`` or ``"abstract"``)."""
+        return self.title if field_name == "title" else self.abstract
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Fields that extraction reads: a derived title repeats the abstract, so skip it."""
+        return ("abstract",) if self.title_derived else FIELDS
+
+
+@dataclass
+class Concept:
+    """A normalised idea: one node however many surface forms it has."""
+
+    id: str
+    label: str
+    type: str = "concept"
+    aliases: list[str] = field(default_factory=list)
+    broader: list[str] = field(default_factory=list)
+    #: where the concept came from: ``lexicon``, ``acronym``, ``model``, ``pattern``.
+    origin: str = "lexicon"
+    #: a one-line definition (lexicon concepts only).
+    definition: str | None = None
+    #: SKOS hidden labels: found by search ("attention"), never matched in text.
+    hidden_labels: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One occurrence of a concept in a paper, with its sentence as evidence."""
+
+    paper: str
+    concept: str
+    field: str
+    start: int
+    end: int
+    text: str
+    sentence: str
+    extractor: str
+    score: float = 1.0
+
+
+@dataclass
+class KnowledgeGraph:
+    """Papers, concepts and mentions; everything else is derived from these."""
+
+    papers: dict[str, Paper] = field(default_factory=dict)
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    mentions: list[Mention] = field(default_factory=list)
+
+    # -- derived views (cached: the model is immutable once built) ----------
+    @cached_property
+    def mentions_by_paper(self) -> dict[str, list[Mention]]:
+        """Mentions grouped by paper id, in text order."""
+        out: dict[str, list[Mention]] = defaultdict(list)
+        for m in self.mentions:
+            out[m.paper].append(m)
+        return dict(out)
+
+    @cached_property
+    def paper_concepts(self) -> dict[str, Counter[str]]:
+        """For each paper, how often it mentions each concept."""
+        out: dict[str, Counter[str]] = defaultdict(Counter)
+        for m in self.mentions:
+            out[m.paper][m.concept] += 1
+        return dict(out)
+
+    @cached_property
+    def concept_papers(self) -> dict[str, set[str]]:
+        """For each concept, the papers that mention it directly."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for m in self.mentions:
+            out[m.concept].add(m.paper)
+        return dict(out)
+
+    @cached_property
+    def narrower(self) -> dict[str, set[str]]:
+        """For each concept, its direct narrower concepts."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for c in self.concepts.values():
+            for b in c.broader:
+                out[b].add(c.id)
+        return dict(out)
+
+    def descendants(self, concept_id: str) -> set[str]:
+        """``concept_id`` and every concept below it in the hierarchy."""
+        seen = {concept_id}
+        stack = [concept_id]
+        while stack:
+            for n in self.narrower.get(stack.pop(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+    def idf(self, concept_id: str) -> float:
+        """Inverse document frequency ``log(N / df)``: rare concepts weigh more."""
+        df = len(self.concept_papers.get(concept_id, ()))
+        return math.log(len(self.papers) / df) if df else 0.0
+
+    def used_concepts(self) -> set[str]:
+        """Concepts that are mentioned, plus their broader ancestors."""
+        used = set(self.concept_papers)
+        stack = list(used)
+        while stack:
+            for b in self.concepts[stack.pop()].broader:
+                if b not in used and b in self.concepts:
+                    used.add(b)
+                    stack.append(b)
+        return used
+
+    # -- persistence --------------------------------------------------------
+    def to_json(self) -> dict:
+        """A plain-JSON form of the model (written as ``OUT/model.json``)."""
+        return {
+            "papers": [asdict(p) for p in self.papers.values()],
+            "concepts": [asdict(c) for c in self.concepts.values()],
+            "mentions": [asdict(m) for m in self.mentions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> KnowledgeGraph:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            papers={p["id"]: Paper(**p) for p in data["papers"]},
+            concepts={c["id"]: Concept(**c) for c in data["concepts"]},
+            mentions=[Mention(**m) for m in data["mentions"]],
+        )
+
+    def save(self, path: Path) -> None:
+        """Write the model as compact, deterministic JSON."""
+        path.write_text(
+            json.dumps(self.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")),
+            encoding="utf-8",
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> KnowledgeGraph:
+        """Read a model written by :meth:`save`."""
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def sorted_mentions(mentions: Iterable[Mention]) -> list[Mention]:
+    """Mentions in a stable order: paper, field, offset, concept."""
+    return sorted(mentions, key=lambda m: (m.paper, m.field != "title", m.start, m.end, m.concept))

@@ -1,0 +1,116 @@
+"""The RDF form of a :class:`~kg.model.KnowledgeGraph` (see ``docs/rdf-model.md``).
+
+Papers are ``schema:ScholarlyArticle`` with Dublin Core metadata and
+``dcterms:subject`` links to the concepts they mention; concepts are
+``skos:Concept`` with labels, alt labels and ``skos:broader``; each mention is
+a ``kgv:Mention`` node carrying its offsets, text, sentence and extractor.
+Triples are produced in a fixed order so the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pyoxigraph as ox
+
+from kg.model import KnowledgeGraph
+from kg.vocab import (
+    DCTERMS,
+    KGV,
+    RDF,
+    SCHEMA,
+    SCHEME,
+    SKOS,
+    XSD,
+    concept_iri,
+    mention_iri,
+    paper_iri,
+)
+
+_A = ox.NamedNode(RDF + "type")
+
+
+def _n(iri: str) -> ox.NamedNode:
+    return ox.NamedNode(iri)
+
+
+def _lit(value: str, lang: str | None = None) -> ox.Literal:
+    return ox.Literal(value, language=lang) if lang else ox.Literal(value)
+
+
+def _int(value: int) -> ox.Literal:
+    return ox.Literal(str(value), datatype=_n(XSD + "integer"))
+
+
+def _url(value: str) -> ox.NamedNode | ox.Literal:
+    try:
+        return _n(value)
+    except ValueError:  # not a valid IRI: keep the text
+        return _lit(value)
+
+
+def paper_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Triples describing every paper and its subjects."""
+    for pid in sorted(kg.papers):
+        p = kg.papers[pid]
+        s = _n(paper_iri(pid))
+        yield ox.Triple(s, _A, _n(SCHEMA + "ScholarlyArticle"))
+        yield ox.Triple(s, _n(DCTERMS + "identifier"), _lit(pid))
+        yield ox.Triple(s, _n(DCTERMS + "title"), _lit(p.title))
+        yield ox.Triple(s, _n(DCTERMS + "abstract"), _lit(p.abstract))
+        for k in sorted(set(p.keywords)):
+            yield ox.Triple(s, _n(SCHEMA + "keywords"), _lit(k))
+        if p.year is not None:
+            yield ox.Triple(s, _n(DCTERMS + "date"), ox.Literal(str(p.year),
+                                                                 datatype=_n(XSD + "gYear")))
+        if p.venue:
+            yield ox.Triple(s, _n(KGV + "venue"), _lit(p.venue))
+        if p.url:
+            yield ox.Triple(s, _n(SCHEMA + "url"), _url(p.url))
+        for cid in sorted(kg.paper_concepts.get(pid, ())):
+            yield ox.Triple(s, _n(DCTERMS + "subject"), _n(concept_iri(cid)))
+
+
+def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Triples describing every concept as a SKOS concept."""
+    scheme = _n(SCHEME)
+    yield ox.Triple(scheme, _A, _n(SKOS + "ConceptScheme"))
+    for cid in sorted(kg.concepts):
+        c = kg.concepts[cid]
+        s = _n(concept_iri(cid))
+        yield ox.Triple(s, _A, _n(SKOS + "Concept"))
+        yield ox.Triple(s, _n(SKOS + "inScheme"), scheme)
+        yield ox.Triple(s, _n(SKOS + "prefLabel"), _lit(c.label, "en"))
+        for a in sorted(set(c.aliases)):
+            yield ox.Triple(s, _n(SKOS + "altLabel"), _lit(a, "en"))
+        for b in sorted(c.broader):
+            if b in kg.concepts:
+                yield ox.Triple(s, _n(SKOS + "broader"), _n(concept_iri(b)))
+        yield ox.Triple(s, _n(KGV + "conceptType"), _lit(c.type))
+        yield ox.Triple(s, _n(KGV + "origin"), _lit(c.origin))
+        yield ox.Triple(s, _n(KGV + "paperCount"), _int(len(kg.concept_papers.get(cid, ()))))
+
+
+def mention_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Triples for every mention, numbered per paper in text order."""
+    for pid in sorted(kg.mentions_by_paper):
+        for n, m in enumerate(kg.mentions_by_paper[pid], start=1):
+            s = _n(mention_iri(pid, n))
+            yield ox.Triple(s, _A, _n(KGV + "Mention"))
+            yield ox.Triple(s, _n(KGV + "paper"), _n(paper_iri(pid)))
+            yield ox.Triple(s, _n(KGV + "concept"), _n(concept_iri(m.concept)))
+            yield ox.Triple(s, _n(KGV + "field"), _lit(m.field))
+            yield ox.Triple(s, _n(KGV + "start"), _int(m.start))
+            yield ox.Triple(s, _n(KGV + "end"), _int(m.end))
+            yield ox.Triple(s, _n(KGV + "text"), _lit(m.text))
+            yield ox.Triple(s, _n(KGV + "sentence"), _lit(m.sentence))
+            yield ox.Triple(s, _n(KGV + "extractor"), _lit(m.extractor))
+            yield ox.Triple(s, _n(KGV + "score"), ox.Literal(
+                repr(float(m.score)), datatype=_n(XSD + "double")))
+
+
+def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Every triple of the RDF form, in a deterministic order."""
+    yield from concept_triples(kg)
+    yield from paper_triples(kg)
+    yield from mention_triples(kg)

@@ -1,0 +1,267 @@
+"""Corpus readers: plain text, JSON Lines and CSV, all yielding :class:`~kg.model.Paper`.
+
+Readers are registered by file suffix in :data:`READERS`; :func:`read_corpus`
+picks one per file, checks every record and stops on the first bad one with an
+:class:`~kg.errors.InputError` naming the file and line (or, with
+``on_error="skip"``, records it and goes on).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.errors import InputError, Messages
+from kg.model import Paper
+
+TITLE_MAX = 100
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
+
+
+def derive_title(text: str, limit: int = TITLE_MAX) -> str:
+    """A short display title from the first sentence of ``text``.
+
+    >>> derive_title("We study MinHash. It is fast.")
+    'We study MinHash'
+    """
+    first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0].strip()
+    first = re.sub(r"\s+", " ", first).rstrip(".!?")
+    if len(first) <= limit:
+        return first
+    cut = first[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
+def _decode(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), None, Messages.NO_SUCH_FILE) from None
+    except IsADirectoryError:
+        raise InputError(str(path), None, "is a folder, not a file") from None
+    if not data.strip():
+        raise InputError(str(path), None, Messages.EMPTY_FILE)
+    if b"\x00" in data[:65536]:
+        raise InputError(str(path), None, Messages.BINARY)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(
+            str(path), f"line {line}",
+            Messages.NOT_UTF8.format(byte=f"0x{data[e.start]:02x}", offset=e.start),
+        ) from None
+
+
+def _text_field(rec: dict, name: str, path: Path, where: str, *, required: bool) -> str:
+    value = rec.get(name)
+    if value is None:
+        if required:
+            raise InputError(str(path), where, Messages.MISSING_FIELD.format(field=name))
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and name == "id":
+        value = str(value)
+    if not isinstance(value, str):
+        raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
+            field=name, expected="a string", got=type(value).__name__))
+    if required and not value.strip():
+        raise InputError(str(path), where, Messages.EMPTY_FIELD.format(field=name))
+    return value
+
+
+def _keywords(value: object, path: Path, where: str) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        return [k.strip() for k in re.split(r"[;|]", value) if k.strip()]
+    if isinstance(value, list) and all(isinstance(k, str) for k in value):
+        return [k.strip() for k in value if k.strip()]
+    raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
+        field="keywords", expected="a list of strings", got=type(value).__name__))
+
+
+def _year(value: object, path: Path, where: str) -> int | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        value = "bad"
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
+            field="year", expected="a whole number", got=repr(value))) from None
+
+
+def paper_from_record(rec: dict, path: Path, where: str, default_id: str) -> Paper:
+    """Validate one JSON/CSV record and turn it into a :class:`Paper`."""
+    abstract = _text_field(rec, "abstract", path, where, required=True)
+    pid = _text_field(rec, "id", path, where, required=False).strip() or default_id
+    title = _text_field(rec, "title", path, where, required=False).strip()
+    optional = {k: rec.get(k) or None for k in ("venue", "url")}
+    for k, v in optional.items():
+        if v is not None and not isinstance(v, str):
+            raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
+                field=k, expected="a string", got=type(v).__name__))
+    return Paper(
+        id=pid,
+        title=title or derive_title(abstract),
+        abstract=abstract,
+        keywords=_keywords(rec.get("keywords"), path, where),
+        venue=optional["venue"],
+        year=_year(rec.get("year"), path, where),
+        url=optional["url"],
+        title_derived=not title,
+        source=f"{path}:{where}",
+    )
+
+
+def _record(rec: dict, path: Path, where: str, default_id: str) -> Paper | InputError:
+    # Record-level problems are yielded, not raised, so a reader can go on past them.
+    try:
+        return paper_from_record(rec, path, where, default_id)
+    except InputError as e:
+        return e
+
+
+def read_text(path: Path) -> Iterator[Paper | InputError]:
+    """Read the plain-text form: a header line, then blank-line-separated abstracts.
+
+    Paper ``N`` (1-based, after the header) of ``NAME.txt`` gets the id ``NAME-N``.
+    """
+    text = _decode(path)
+    lines = text.splitlines()
+    body_start = 1
+    while body_start < len(lines) and not lines[body_start].strip():
+        body_start += 1
+    n = 0
+    para: list[str] = []
+    para_line = body_start + 1
+    for lineno, line in enumerate([*lines[body_start:], ""], start=body_start + 1):
+        if line.strip():
+            if not para:
+                para_line = lineno
+            para.append(line.strip())
+            continue
+        if para:
+            n += 1
+            abstract = " ".join(para)
+            yield Paper(
+                id=f"{path.stem}-{n}", title=derive_title(abstract), abstract=abstract,
+                title_derived=True, source=f"{path}:line {para_line}",
+            )
+            para = []
+    if n == 0:
+        raise InputError(str(path), None, Messages.HEADER_ONLY)
+
+
+def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
+    """Read JSON Lines: one object per line with ``abstract`` and optional fields."""
+    text = _decode(path)
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"line {lineno}"
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            yield InputError(str(path), where, Messages.BAD_JSON.format(detail=e.msg))
+            continue
+        if not isinstance(rec, dict):
+            yield InputError(str(path), where, Messages.NOT_OBJECT.format(
+                kind=type(rec).__name__))
+            continue
+        yield _record(rec, path, where, f"{path.stem}-{lineno}")
+
+
+def read_csv(path: Path) -> Iterator[Paper | InputError]:
+    """Read CSV with a header row naming ``abstract`` and optional fields."""
+    text = _decode(path)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    if "abstract" not in header:
+        raise InputError(str(path), "line 1", Messages.CSV_COLUMNS.format(
+            required="'abstract' (and optionally id, title, keywords, venue, year, url)",
+            found=", ".join(repr(h) for h in header) or "nothing"))
+    reader.fieldnames = header
+    for row in reader:
+        where = f"line {reader.line_num}"
+        if None in row:
+            yield InputError(str(path), where, "row has more cells than the header")
+            continue
+        yield _record(row, path, where, f"{path.stem}-{reader.line_num}")
+
+
+READERS: dict[str, Callable[[Path], Iterator[Paper | InputError]]] = {
+    ".txt": read_text,
+    ".jsonl": read_jsonl,
+    ".ndjson": read_jsonl,
+    ".json": read_jsonl,
+    ".csv": read_csv,
+}
+
+
+@dataclass
+class ReadReport:
+    """What :func:`read_corpus` read and skipped."""
+
+    papers: list[Paper] = field(default_factory=list)
+    skipped: list[InputError] = field(default_factory=list)
+    duplicates: int = 0
+
+
+def _same(a: Paper, b: Paper) -> bool:
+    return (a.title, a.abstract) == (b.title, b.abstract)
+
+
+def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> ReadReport:
+    """Read every file in ``paths`` into one list of papers with unique ids.
+
+    Parameters
+    ----------
+    paths : iterable of str or Path
+        Corpus files; the reader is chosen by suffix (see :data:`READERS`).
+    on_error : {"raise", "skip"}
+        ``"raise"`` stops at the first bad record; ``"skip"`` records it in
+        :attr:`ReadReport.skipped` and goes on.
+
+    Examples
+    --------
+    >>> report = read_corpus(["examples/neurips2026-abstracts.txt"])  # doctest: +SKIP
+    >>> report.papers[0].id  # doctest: +SKIP
+    'neurips2026-abstracts-1'
+    """
+    report = ReadReport()
+    seen: dict[str, Paper] = {}
+    for raw in paths:
+        path = Path(raw)
+        reader = READERS.get(path.suffix.lower())
+        if reader is None:
+            raise InputError(str(path), None, Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
+        for paper in reader(path):
+            if isinstance(paper, InputError):
+                if on_error != "skip":
+                    raise paper
+                report.skipped.append(paper)
+                continue
+            first = seen.get(paper.id)
+            if first is not None:
+                if _same(first, paper):
+                    report.duplicates += 1
+                    continue
+                err = InputError(str(path), paper.source.rsplit(":", 1)[-1],
+                                 Messages.DUPLICATE_ID.format(id=paper.id, first=first.source))
+                if on_error != "skip":
+                    raise err
+                report.skipped.append(err)
+                continue
+            seen[paper.id] = paper
+            report.papers.append(paper)
+    if not report.papers:
+        names = ", ".join(str(p) for p in paths)
+        raise InputError(names, None, Messages.NO_INPUT)
+    return report

@@ -1,0 +1,89 @@
+"""Writing and opening a built graph folder (``OUT``).
+
+``OUT`` holds:
+
+``model.json``
+    the in-memory model, for the Python (networkx) engine and incremental work;
+``graph.ttl``
+    the RDF graph in Turtle;
+``store/``
+    the same triples in an embedded on-disk Oxigraph store, opened through
+    ``oxrdflib`` so rdflib code can query it;
+``graph.html``
+    the default interactive page;
+``manifest.json``
+    counts and the tool version.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyoxigraph as ox
+import rdflib
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+from oxrdflib import OxigraphStore
+
+from kg.errors import Messages, StoreError
+from kg.model import KnowledgeGraph
+from kg.rdf import triples
+from kg.vocab import PREFIXES
+
+MODEL = "model.json"
+TURTLE = "graph.ttl"
+STORE = "store"
+PAGE = "graph.html"
+MANIFEST = "manifest.json"
+
+
+def write_rdf(kg: KnowledgeGraph, out: Path) -> int:
+    """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples."""
+    ts = list(triples(kg))
+    ox.serialize(ts, str(out / TURTLE), ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    store = ox.Store(str(out / STORE))
+    store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in ts)
+    store.flush()
+    del store  # releases the RocksDB lock before the folder is moved
+    return len(ts)
+
+
+def require_built(out: Path, *parts: str) -> None:
+    """Raise a one-line :class:`StoreError` unless ``out`` has every file in ``parts``."""
+    for part in parts:
+        if not (out / part).exists():
+            raise StoreError(Messages.NOT_BUILT.format(path=out, missing=part))
+
+
+def open_store(out: Path) -> ox.Store:
+    """Open ``OUT/store`` read-only (several readers may share it)."""
+    require_built(out, STORE)
+    try:
+        return ox.Store.read_only(str(out / STORE))
+    except OSError as e:
+        raise StoreError(f"{out / STORE}: cannot open the store: {e}") from None
+
+
+def open_graph(out: Path) -> rdflib.Graph:
+    """The built store as an rdflib :class:`~rdflib.Graph` backed by Oxigraph.
+
+    Pass query strings to ``graph.query`` (prepared queries fall back to
+    rdflib's slow engine).
+    """
+    graph = rdflib.Graph(store=OxigraphStore(store=open_store(out)),
+                         identifier=DATASET_DEFAULT_GRAPH_ID)
+    for prefix, ns in PREFIXES.items():
+        graph.bind(prefix, ns)
+    return graph
+
+
+def load_model(out: Path) -> KnowledgeGraph:
+    """Read ``OUT/model.json``."""
+    require_built(out, MODEL)
+    return KnowledgeGraph.load(out / MODEL)
+
+
+def write_manifest(out: Path, data: dict) -> None:
+    """Write ``manifest.json`` (sorted keys, so it is deterministic)."""
+    (out / MANIFEST).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
+                                encoding="utf-8")

@@ -1,0 +1,47 @@
+"""IRIs of the project's RDF vocabulary and the well-known ones it reuses.
+
+See ``docs/rdf-model.md`` for the model with an example.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+BASE = "https://w3id.org/kg-abstracts/"
+KGV = BASE + "vocab#"
+CONCEPT_NS = BASE + "concept/"
+PAPER_NS = BASE + "paper/"
+SCHEME = BASE + "lexicon"
+
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+DCTERMS = "http://purl.org/dc/terms/"
+SCHEMA = "https://schema.org/"
+PROV = "http://www.w3.org/ns/prov#"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+PREFIXES = {
+    "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "skos": SKOS, "dcterms": DCTERMS,
+    "schema": SCHEMA, "prov": PROV, "rdf": RDF, "rdfs": RDFS, "xsd": XSD,
+}
+
+
+def concept_iri(concept_id: str) -> str:
+    """IRI of a concept id (ids are slugs, but quote anyway: ids may come from users)."""
+    return CONCEPT_NS + quote(concept_id, safe="-._~")
+
+
+def paper_iri(paper_id: str) -> str:
+    """IRI of a paper id; any character outside the unreserved set is %-encoded."""
+    return PAPER_NS + quote(paper_id, safe="-._~")
+
+
+def mention_iri(paper_id: str, n: int) -> str:
+    """IRI of the ``n``-th mention of a paper (stable for the same input)."""
+    return f"{paper_iri(paper_id)}/mention/{n}"
+
+
+def sparql_prefixes() -> str:
+    """PREFIX lines for every namespace above."""
+    return "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())

@@ -1,0 +1,35 @@
+import re
+
+import rdflib
+
+from kg.store import open_graph
+from kg.vocab import sparql_prefixes
+from tests.conftest import paper_id
+
+
+def test_turtle_parses_and_matches_the_store(example_out):
+    g = rdflib.Graph()
+    g.parse(example_out / "graph.ttl", format="turtle")
+    store = open_graph(example_out)
+    assert len(g) == len(store) > 1000
+
+
+def test_store_answers_sparql_about_concepts(example_out):
+    g = open_graph(example_out)
+    q = sparql_prefixes() + """
+        SELECT ?id WHERE {
+          ?p dcterms:identifier ?id ; dcterms:subject ?c .
+          ?c skos:prefLabel "MinHash"@en .
+        }"""
+    assert [str(r[0]) for r in g.query(q)] == [paper_id(11)]
+
+
+def test_page_is_offline_and_escaped(example_out):
+    html = (example_out / "graph.html").read_text(encoding="utf-8")
+    assert "new vis.Network" in html
+    # no network loads: no external scripts, stylesheets or fonts
+    assert not re.search(r"""<(script|link)[^>]+(src|href)=["']?https?:""", html)
+    assert "cdn." not in html
+    data = re.search(r'<script id="kg-data" type="application/json">(.*?)</script>', html, re.S)
+    assert data and "<" not in data.group(1)
+    assert "MinHash" in data.group(1)
