@@ -42,6 +42,10 @@ def _int(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=_n(XSD + "integer"))
 
 
+def _double(value: float) -> ox.Literal:
+    return ox.Literal(repr(float(value)), datatype=_n(XSD + "double"))
+
+
 def _url(value: str) -> ox.NamedNode | ox.Literal:
     try:
         return _n(value)
@@ -89,6 +93,7 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(s, _n(KGV + "conceptType"), _lit(c.type))
         yield ox.Triple(s, _n(KGV + "origin"), _lit(c.origin))
         yield ox.Triple(s, _n(KGV + "paperCount"), _int(len(kg.concept_papers.get(cid, ()))))
+        yield ox.Triple(s, _n(KGV + "idf"), _double(kg.idf(cid)))
 
 
 def mention_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
@@ -105,8 +110,7 @@ def mention_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
             yield ox.Triple(s, _n(KGV + "text"), _lit(m.text))
             yield ox.Triple(s, _n(KGV + "sentence"), _lit(m.sentence))
             yield ox.Triple(s, _n(KGV + "extractor"), _lit(m.extractor))
-            yield ox.Triple(s, _n(KGV + "score"), ox.Literal(
-                repr(float(m.score)), datatype=_n(XSD + "double")))
+            yield ox.Triple(s, _n(KGV + "score"), _double(m.score))
 
 
 def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
