@@ -57,3 +57,13 @@ class Messages:
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
     BAD_LEXICON = "lexicon {path}: {detail}"
+    # SPARQL (queries.sparql, kg.cli.sparql, kg.export, kg.sparql_push)
+    NO_PATH = "no path links '{a}' and '{b}' through papers"
+    SPARQL_SYNTAX = "SPARQL syntax error: {detail}"
+    SPARQL_FAILED = "SPARQL query failed: {detail}"
+    QUERY_ARGS = "give a query or --file, not both"
+    NO_QUERY = "give a query (or --file FILE)"
+    ENDPOINT_UNREACHABLE = "cannot reach the SPARQL endpoint {url}: {detail}"
+    ENDPOINT_AUTH = "the SPARQL endpoint {url} refused the user name or password (HTTP {status})"
+    ENDPOINT_FAILED = "the SPARQL endpoint {url} answered HTTP {status}: {detail}"
+    BAD_IRI = "not an absolute http(s) IRI: '{iri}'"

@@ -87,6 +87,8 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(s, _n(SKOS + "prefLabel"), _lit(c.label, "en"))
         for a in sorted(set(c.aliases)):
             yield ox.Triple(s, _n(SKOS + "altLabel"), _lit(a, "en"))
+        for h in sorted(set(c.hidden_labels)):
+            yield ox.Triple(s, _n(SKOS + "hiddenLabel"), _lit(h, "en"))
         for b in sorted(c.broader):
             if b in kg.concepts:
                 yield ox.Triple(s, _n(SKOS + "broader"), _n(concept_iri(b)))

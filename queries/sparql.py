@@ -1,0 +1,419 @@
+"""The SPARQL engine: the questions of :mod:`queries.python` asked of the RDF store.
+
+Every helper takes ``src``: a built ``OUT`` folder (its Oxigraph store is
+opened read-only), a :class:`pyoxigraph.Store`, or an :class:`rdflib.Graph`
+(for instance :func:`kg.store.open_graph`, or a graph parsed from
+``graph.ttl``). The graph work — following ``skos:broader``, joining papers,
+mentions and concepts, counting and summing idf — is done in SPARQL; the
+final rounding and ordering use the same Python keys as the reference
+engine, so the engines agree to the last row (``docs/queries.md``).
+
+User text never reaches a query: concept names are resolved in Python
+(:func:`queries.resolve.resolve_concept` over the store's concepts) and ids
+are written as IRIs with :func:`queries.sparql_terms.iri`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import unquote
+
+import pyoxigraph as ox
+import rdflib
+
+from kg.errors import Messages, NotFoundError, QueryError
+from kg.model import Concept, KnowledgeGraph
+from kg.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
+from queries.python import SCORE_DIGITS
+from queries.resolve import resolve_concept, suggestions
+from queries.sparql_terms import iri, values
+
+__all__ = ["concept_path", "connect", "cooccurring", "paper", "papers_for_concept",
+           "related_papers", "select", "stats"]
+
+Source = str | Path | ox.Store | rdflib.Graph
+_PREFIXES = sparql_prefixes()
+_XSD = PREFIXES["xsd"]
+_INTS = {_XSD + t for t in ("integer", "int", "long", "short", "nonNegativeInteger",
+                             "positiveInteger", "gYear")}
+_FLOATS = {_XSD + t for t in ("double", "float", "decimal")}
+
+
+def connect(src: Source) -> ox.Store | rdflib.Graph:
+    """The store behind ``src``: an ``OUT`` folder is opened read-only once."""
+    if isinstance(src, (ox.Store, rdflib.Graph)):
+        return src
+    from kg.store import open_store
+
+    return open_store(Path(src))
+
+
+def _py(term):
+    """A pyoxigraph or rdflib term as a plain Python value (IRIs as str)."""
+    if term is None:
+        return None
+    if isinstance(term, ox.Literal):
+        dt = term.datatype.value
+        if dt in _INTS:
+            return int(term.value)
+        if dt in _FLOATS:
+            return float(term.value)
+        return term.value
+    if isinstance(term, ox.NamedNode):
+        return term.value
+    if isinstance(term, rdflib.Literal):
+        dt = str(term.datatype) if term.datatype else None
+        if dt in _INTS:
+            return int(str(term))
+        if dt in _FLOATS:
+            return float(str(term))
+        return str(term)
+    return str(term)
+
+
+def select(src: Source, query: str) -> list[dict]:
+    """Run a SELECT ``query`` (project prefixes predefined); rows as dicts of Python values.
+
+    Examples
+    --------
+    >>> import pyoxigraph as ox
+    >>> select(ox.Store(), "SELECT (1 + 1 AS ?two) WHERE {}")
+    [{'two': 2}]
+    """
+    store = connect(src)
+    text = _PREFIXES + query
+    try:
+        if isinstance(store, ox.Store):
+            res = store.query(text)
+            names = [v.value for v in res.variables]
+            return [{n: _py(row[n]) for n in names} for row in res]
+        res = store.query(text)
+        names = [str(v) for v in res.vars]
+        return [{n: _py(row[i]) for i, n in enumerate(names)} for row in res]
+    except SyntaxError as e:  # a bug in this module, not the user's: keep it loud
+        raise QueryError(Messages.SPARQL_SYNTAX.format(detail=e)) from e
+
+
+def _cid(value: str) -> str:
+    return unquote(value[len(CONCEPT_NS):])
+
+
+def _pid(value: str) -> str:
+    return unquote(value[len(PAPER_NS):])
+
+
+def _concept_iris(ids: Iterable[str]) -> list[str]:
+    return [iri(concept_iri(i)) for i in sorted(set(ids))]
+
+
+def _paper_iris(ids: Iterable[str]) -> list[str]:
+    return [iri(paper_iri(i)) for i in sorted(set(ids))]
+
+
+def load_concepts(src: Source) -> dict[str, Concept]:
+    """Every concept of the store with its labels, type and broader concepts."""
+    rows = select(src, """
+        SELECT ?c ?label ?type ?p ?v WHERE {
+          ?c a skos:Concept ; skos:prefLabel ?label .
+          OPTIONAL { ?c kgv:conceptType ?type }
+          OPTIONAL { VALUES ?p { skos:altLabel skos:hiddenLabel skos:broader } ?c ?p ?v }
+        }""")
+    out: dict[str, Concept] = {}
+    for r in rows:
+        cid = _cid(r["c"])
+        c = out.get(cid)
+        if c is None:
+            c = out[cid] = Concept(cid, r["label"], type=r["type"] or "concept")
+        p, v = r["p"], r["v"]
+        if p == PREFIXES["skos"] + "altLabel":
+            c.aliases.append(v)
+        elif p == PREFIXES["skos"] + "hiddenLabel":
+            c.hidden_labels.append(v)
+        elif p == PREFIXES["skos"] + "broader":
+            c.broader.append(_cid(v))
+    for c in out.values():
+        c.aliases.sort()
+        c.hidden_labels.sort()
+        c.broader.sort()
+    return out
+
+
+def resolve(src: Source, text: str) -> Concept:
+    """The concept that ``text`` names (label, alias, acronym or hidden label)."""
+    return resolve_concept(KnowledgeGraph(concepts=load_concepts(src)), text)
+
+
+def _narrower(store, concept_id: str) -> list[str]:
+    rows = select(store, f"""
+        SELECT DISTINCT ?d WHERE {{ {values("c", _concept_iris([concept_id]))}
+          ?d skos:broader* ?c . }}""")
+    return sorted({concept_id} | {_cid(r["d"]) for r in rows})
+
+
+def _paper_ids(store) -> list[str]:
+    return sorted(r["id"] for r in select(store, "SELECT ?id WHERE { ?p a schema:ScholarlyArticle ;"
+                                                 " dcterms:identifier ?id }"))
+
+
+def _require_paper(store, paper_id: str) -> dict:
+    rows = select(store, f"""
+        SELECT ?title ?year ?venue ?url ?abstract WHERE {{ {values("p", _paper_iris([paper_id]))}
+          ?p a schema:ScholarlyArticle ; dcterms:title ?title ; dcterms:abstract ?abstract .
+          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }}
+          OPTIONAL {{ ?p schema:url ?url }} }}""")
+    if not rows:
+        near = suggestions(paper_id, _paper_ids(store))
+        hint = f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        raise NotFoundError(Messages.NO_PAPER.format(id=paper_id, hint=hint))
+    return rows[0]
+
+
+def _text_order(r: dict) -> tuple:
+    """Mentions in text order: title before abstract, then offsets, then concept."""
+    return (r["field"] != "title", r["start"], r["end"], r["cid"])
+
+
+def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list[dict]:
+    """Papers that mention the concept named ``text`` (or, by default, a narrower one).
+
+    Same rows and order as :func:`queries.python.papers_for_concept`.
+
+    Examples
+    --------
+    >>> rows = papers_for_concept("kg-out", "GNNs")  # doctest: +SKIP
+    >>> rows[0]["id"], rows[0]["mentions"]  # doctest: +SKIP
+    ('neurips2026-abstracts-3', 4)
+    """
+    store = connect(src)
+    concept = resolve(store, text)
+    anchor = values("a", _concept_iris([concept.id]))
+    walk = "?c skos:broader* ?a ." if narrower else "BIND(?a AS ?c)"
+    rows = select(store, f"""
+        SELECT ?p ?c ?field ?start ?end ?sentence WHERE {{ {anchor} {walk}
+          ?m kgv:concept ?c ; kgv:paper ?p ; kgv:field ?field ; kgv:start ?start ;
+             kgv:end ?end ; kgv:sentence ?sentence . }}""")
+    by_paper: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        r["cid"] = _cid(r["c"])
+        by_paper[_pid(r["p"])].append(r)
+    if not by_paper:
+        return []
+    meta = {_pid(r["p"]): r for r in select(store, f"""
+        SELECT ?p ?title ?year ?venue WHERE {{ {values("p", _paper_iris(by_paper))}
+          ?p dcterms:title ?title .
+          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }} }}""")}
+    cids = {r["cid"] for rs in by_paper.values() for r in rs}
+    labels = {_cid(r["c"]): r["label"] for r in select(store, f"""
+        SELECT ?c ?label WHERE {{ {values("c", _concept_iris(cids))}
+          ?c skos:prefLabel ?label }}""")}
+    out = []
+    for pid, ms in by_paper.items():
+        m = meta[pid]
+        out.append({"id": pid, "title": m["title"], "year": m["year"], "venue": m["venue"],
+                    "mentions": len(ms), "concepts": sorted({labels[r["cid"]] for r in ms}),
+                    "evidence": min(ms, key=_text_order)["sentence"]})
+    return sorted(out, key=lambda r: (-r["mentions"], r["id"]))
+
+
+def paper(src: Source, paper_id: str) -> dict:
+    """One paper with its concepts, each with its mention count and evidence sentences.
+
+    Same result as :func:`queries.python.paper`.
+
+    Examples
+    --------
+    >>> paper("kg-out", "neurips2026-abstracts-11")["concepts"][0]["label"]  # doctest: +SKIP
+    'MinHash'
+    """
+    store = connect(src)
+    meta = _require_paper(store, paper_id)
+    rows = select(store, f"""
+        SELECT ?c ?label ?type ?field ?start ?end ?sentence WHERE {{
+          {values("p", _paper_iris([paper_id]))}
+          ?m kgv:paper ?p ; kgv:concept ?c ; kgv:field ?field ; kgv:start ?start ;
+             kgv:end ?end ; kgv:sentence ?sentence .
+          ?c skos:prefLabel ?label . OPTIONAL {{ ?c kgv:conceptType ?type }} }}""")
+    for r in rows:
+        r["cid"] = _cid(r["c"])
+    by_concept: dict[str, dict] = {}
+    for r in sorted(rows, key=_text_order):
+        row = by_concept.setdefault(r["cid"], {"id": r["cid"], "label": r["label"],
+                                               "type": r["type"] or "concept", "mentions": 0,
+                                               "evidence": []})
+        row["mentions"] += 1
+        if r["sentence"] not in row["evidence"]:
+            row["evidence"].append(r["sentence"])
+    return {
+        "id": paper_id, "title": meta["title"], "year": meta["year"], "venue": meta["venue"],
+        "url": meta["url"], "abstract": meta["abstract"],
+        "concepts": sorted(by_concept.values(), key=lambda r: (-r["mentions"], r["label"],
+                                                               r["id"])),
+    }
+
+
+def related_papers(src: Source, paper_id: str, *, limit: int = 10) -> list[dict]:
+    """Papers sharing concepts with ``paper_id``, scored by the shared concepts' idf.
+
+    Same rows and order as :func:`queries.python.related_papers`.
+
+    Examples
+    --------
+    >>> [r["id"] for r in related_papers("kg-out", "neurips2026-abstracts-3")][:1]  # doctest: +SKIP
+    ['neurips2026-abstracts-14']
+    """
+    store = connect(src)
+    _require_paper(store, paper_id)
+    me = values("p", _paper_iris([paper_id]))
+    scored = select(store, f"""
+        SELECT ?o (SUM(?idf) AS ?score) WHERE {{ {me}
+          ?p dcterms:subject ?c . ?o dcterms:subject ?c . ?c kgv:idf ?idf .
+          FILTER(?o != ?p) }} GROUP BY ?o""")
+    ranked = sorted(((round(r["score"], SCORE_DIGITS), _pid(r["o"])) for r in scored),
+                    key=lambda t: (-t[0], t[1]))
+    ranked = [t for t in ranked if t[0] > 0][:limit]
+    if not ranked:
+        return []
+    detail = select(store, f"""
+        SELECT ?o ?title ?label WHERE {{ {me} {values("o", _paper_iris(o for _, o in ranked))}
+          ?o dcterms:title ?title . ?p dcterms:subject ?c . ?o dcterms:subject ?c .
+          ?c skos:prefLabel ?label . }}""")
+    titles: dict[str, str] = {}
+    shared: dict[str, list[str]] = defaultdict(list)
+    for r in detail:
+        o = _pid(r["o"])
+        titles[o] = r["title"]
+        shared[o].append(r["label"])
+    return [{"id": o, "title": titles[o], "score": s, "shared": sorted(shared[o])}
+            for s, o in ranked]
+
+
+def cooccurring(src: Source, text: str, *, limit: int = 20) -> list[dict]:
+    """Concepts mentioned by the papers that mention ``text`` (or a narrower concept).
+
+    Same rows and order as :func:`queries.python.cooccurring`.
+
+    Examples
+    --------
+    >>> [r["label"] for r in cooccurring("kg-out", "GNN")][:1]  # doctest: +SKIP
+    ['calibration']
+    """
+    store = connect(src)
+    concept = resolve(store, text)
+    anchors = values("a", _concept_iris(_narrower(store, concept.id)))
+    counted = select(store, f"""
+        SELECT ?d (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+          {{ SELECT DISTINCT ?p WHERE {{ {anchors} ?p dcterms:subject ?a }} }}
+          ?p dcterms:subject ?d .
+          FILTER NOT EXISTS {{ {anchors} FILTER(?d = ?a) }}
+        }} GROUP BY ?d""")
+    ranked = sorted(((r["n"], _cid(r["d"])) for r in counted), key=lambda t: (-t[0], t[1]))
+    ranked = ranked[:limit]
+    if not ranked:
+        return []
+    detail = select(store, f"""
+        SELECT ?d ?label ?type ?id WHERE {{ {values("d", _concept_iris(d for _, d in ranked))}
+          ?d skos:prefLabel ?label . OPTIONAL {{ ?d kgv:conceptType ?type }}
+          {{ SELECT DISTINCT ?p WHERE {{ {anchors} ?p dcterms:subject ?a }} }}
+          ?p dcterms:subject ?d ; dcterms:identifier ?id . }}""")
+    info: dict[str, dict] = {}
+    for r in detail:
+        d = info.setdefault(_cid(r["d"]), {"label": r["label"], "type": r["type"] or "concept",
+                                           "ids": set()})
+        d["ids"].add(r["id"])
+    return [{"id": d, "label": info[d]["label"], "type": info[d]["type"], "papers": n,
+             "paper_ids": sorted(info[d]["ids"])} for n, d in ranked]
+
+
+def _links(store, ids: list[str], *, from_concepts: bool) -> dict[str, set[str]]:
+    if from_concepts:
+        q = f"SELECT ?c ?p WHERE {{ {values('c', _concept_iris(ids))} ?p dcterms:subject ?c }}"
+    else:
+        q = f"SELECT ?p ?c WHERE {{ {values('p', _paper_iris(ids))} ?p dcterms:subject ?c }}"
+    out: dict[str, set[str]] = defaultdict(set)
+    for r in select(store, q):
+        c, p = _cid(r["c"]), _pid(r["p"])
+        if from_concepts:
+            out[c].add(p)
+        else:
+            out[p].add(c)
+    return out
+
+
+def concept_path(src: Source, a: str, b: str) -> list[dict]:
+    """The shortest path from concept ``a`` to concept ``b`` through papers.
+
+    Same rows as :func:`queries.python.concept_path` (the search is
+    :func:`queries.paths.shortest_path`, fed by SPARQL neighbour queries).
+
+    Examples
+    --------
+    >>> [r["paper"] for r in concept_path("kg-out", "GNN", "calibration")]  # doctest: +SKIP
+    ['neurips2026-abstracts-3']
+    """
+    from queries.paths import path_rows, shortest_path
+
+    store = connect(src)
+    concepts = load_concepts(store)
+    kg = KnowledgeGraph(concepts=concepts)
+    ca, cb = resolve_concept(kg, a), resolve_concept(kg, b)
+    path = shortest_path(ca.id, cb.id,
+                         lambda ids: _links(store, ids, from_concepts=True),
+                         lambda ids: _links(store, ids, from_concepts=False))
+    if path is None:
+        raise NotFoundError(Messages.NO_PATH.format(a=ca.label, b=cb.label))
+    if len(path) == 1:
+        return []
+    steps = " ".join(f"({p} {c})" for i in range(1, len(path), 2)
+                     for p in _paper_iris([path[i]])
+                     for c in _concept_iris([path[i - 1], path[i + 1]]))
+    rows = select(store, f"""
+        SELECT ?p ?c ?title ?field ?start ?end ?sentence WHERE {{ VALUES (?p ?c) {{ {steps} }}
+          ?p dcterms:title ?title .
+          ?m kgv:paper ?p ; kgv:concept ?c ; kgv:field ?field ; kgv:start ?start ;
+             kgv:end ?end ; kgv:sentence ?sentence . }}""")
+    titles: dict[str, str] = {}
+    evidence: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for r in rows:
+        r["cid"] = _cid(r["c"])
+    for r in sorted(rows, key=lambda r: (_pid(r["p"]),) + _text_order(r)):
+        key = (_pid(r["p"]), r["cid"])
+        titles[key[0]] = r["title"]
+        if r["sentence"] not in evidence[key]:
+            evidence[key].append(r["sentence"])
+    return path_rows(path, labels={c: concepts[c].label for c in path[::2]}, titles=titles,
+                     evidence=evidence)
+
+
+def stats(src: Source) -> dict:
+    """Corpus statistics; same result as :func:`queries.python.stats`.
+
+    Examples
+    --------
+    >>> import pyoxigraph as ox
+    >>> stats(ox.Store())["concepts"]
+    0
+    """
+    store = connect(src)
+    counts = select(store, """
+        SELECT
+          (SUM(IF(?k = 0, 1, 0)) AS ?papers) (SUM(IF(?k = 1, 1, 0)) AS ?concepts)
+          (SUM(IF(?k = 2, 1, 0)) AS ?mentions) WHERE {
+          VALUES (?cls ?k) { (schema:ScholarlyArticle 0) (skos:Concept 1) (kgv:Mention 2) }
+          ?x a ?cls . }""")[0]
+    by_type = {r["type"]: r["n"] for r in select(store, """
+        SELECT ?type (COUNT(?c) AS ?n) WHERE {
+          ?c a skos:Concept . OPTIONAL { ?c kgv:conceptType ?t }
+          BIND(COALESCE(?t, "concept") AS ?type)
+        } GROUP BY ?type""")}
+    top = select(store, """
+        SELECT ?c ?label ?n WHERE { ?c a skos:Concept ; skos:prefLabel ?label .
+          OPTIONAL { ?c kgv:paperCount ?count } BIND(COALESCE(?count, 0) AS ?n) }""")
+    ranked = sorted(((r["n"], _cid(r["c"]), r["label"]) for r in top),
+                    key=lambda t: (-t[0], t[1]))[:10]
+    return {
+        "papers": counts["papers"] or 0, "concepts": counts["concepts"] or 0,
+        "mentions": counts["mentions"] or 0, "by_type": dict(sorted(by_type.items())),
+        "top_concepts": [{"id": c, "label": label, "papers": n} for n, c, label in ranked],
+    }
