@@ -67,3 +67,18 @@ class Messages:
     ENDPOINT_AUTH = "the SPARQL endpoint {url} refused the user name or password (HTTP {status})"
     ENDPOINT_FAILED = "the SPARQL endpoint {url} answered HTTP {status}: {detail}"
     BAD_IRI = "not an absolute http(s) IRI: '{iri}'"
+    # Bolt / Cypher (kg.bolt, kg.bolt_server, kg.cli.cypher)
+    NO_ARCADEDB = ("no local Bolt server available: the 'arcadedb-embedded' package (with its "
+                   "bundled Java runtime) is not installed; pip install arcadedb-embedded, or pass "
+                   "--uri")
+    PORT_IN_USE = "cannot start a Bolt server on {host}:{port}: the port is already in use"
+    SERVER_DIED = "the local Bolt server stopped while starting: {detail}"
+    SERVER_TIMEOUT = "the local Bolt server at {uri} did not answer within {seconds} s"
+    BOLT_UNREACHABLE = "cannot reach a Bolt server at {uri}: {detail}"
+    BOLT_AUTH = "the Bolt server at {uri} refused the user name or password"
+    BOLT_NO_DATABASE = "the Bolt server at {uri} has no database '{database}'"
+    BOLT_BAD_URI = "not a Bolt URI: '{uri}' (expected e.g. bolt://localhost:7687)"
+    BOLT_FAILED = "the Bolt server at {uri} failed: {detail}"
+    CYPHER_ERROR = "Cypher query failed: {detail}"
+    BAD_PARAM = "--param expects NAME=VALUE, got '{text}'"
+    NOT_SERVED = "no local Bolt server is serving {out}"

@@ -1,0 +1,358 @@
+"""The property graph on a Bolt server (Neo4j 5, or the local ArcadeDB of :mod:`kg.bolt_server`).
+
+Schema (see ``docs/property-graph.md``)::
+
+    (:Paper   {id, title, abstract, year, venue, url, keywords})
+    (:Concept {id, label, type, aliases, hidden, origin, definition, idf, papers})
+    (:Paper)-[:MENTIONS {count, evidence, first}]->(:Concept)
+    (:Concept)-[:BROADER]->(:Concept)
+
+``idf`` is ``ln(N / df)`` and ``papers`` is ``df`` (so no engine needs a logarithm
+at query time); ``evidence`` lists the distinct sentences of the mentions in text
+order and ``first`` is the rank of the first one among the paper's mentions
+(see :func:`mention_rows`).
+
+:func:`push` writes a :class:`~kg.model.KnowledgeGraph` with batched
+``UNWIND $rows … MERGE`` statements, each batch in its own managed write
+transaction: pushing twice changes nothing, and a push that was interrupted is
+completed by running it again. Values always travel as parameters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg.errors import Messages, QueryError, StoreError
+from kg.model import KnowledgeGraph
+
+#: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
+ENV = {"uri": "NEO4J_URI", "user": "NEO4J_USER", "password": "NEO4J_PASSWORD",
+       "database": "NEO4J_DATABASE"}
+
+#: Neo4j 5 uniqueness constraints (each also creates the index MERGE needs).
+CONSTRAINTS = (
+    "CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (p:Paper) REQUIRE p.id IS UNIQUE",
+    "CREATE CONSTRAINT kg_concept_id IF NOT EXISTS FOR (c:Concept) REQUIRE c.id IS UNIQUE",
+)
+
+MERGE_CONCEPTS = """
+UNWIND $rows AS r
+MERGE (c:Concept {id: r.id})
+SET c += r.props
+"""
+MERGE_PAPERS = """
+UNWIND $rows AS r
+MERGE (p:Paper {id: r.id})
+SET p += r.props
+"""
+MERGE_BROADER = """
+UNWIND $rows AS r
+MATCH (a:Concept {id: r.narrower}), (b:Concept {id: r.broader})
+MERGE (a)-[:BROADER]->(b)
+"""
+MERGE_MENTIONS = """
+UNWIND $rows AS r
+MATCH (p:Paper {id: r.paper}), (c:Concept {id: r.concept})
+MERGE (p)-[m:MENTIONS]->(c)
+SET m.count = r.count, m.evidence = r.evidence, m.first = r.first
+"""
+
+# -- connecting ----------------------------------------------------------------------------
+
+@dataclass
+class BoltGraph:
+    """A graph on a Bolt server: an open driver and the database to use.
+
+    Use :func:`connect` to make one; close it with :meth:`close` or a ``with`` block.
+    """
+
+    driver: Any
+    database: str | None
+    uri: str
+    #: per-connection cache (the concept index of :mod:`queries.cypher`).
+    cache: dict = field(default_factory=dict, repr=False)
+
+    def run(self, query: str, params: dict | None = None, *, write: bool = False) -> list[dict]:
+        """Run ``query`` with ``params`` in a managed transaction; return the rows as dicts.
+
+        Examples
+        --------
+        >>> g = connect("bolt://127.0.0.1:7687")  # doctest: +SKIP
+        >>> g.run("RETURN $x AS x", {"x": "it's"})  # doctest: +SKIP
+        [{'x': "it's"}]
+        """
+        import neo4j
+
+        routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
+        with bolt_errors(self.uri, self.database):
+            records, _, _ = self.driver.execute_query(
+                query, params or {}, database_=self.database, routing_=routing)
+        return [r.data() for r in records]
+
+    def run_raw(self, query: str, params: dict | None = None) -> tuple[list[str], list[dict]]:
+        """Run a user's query once (auto-commit, may write); return ``(columns, rows)``."""
+        with bolt_errors(self.uri, self.database, user_query=True), \
+                self.driver.session(database=self.database) as session:
+            result = session.run(query, params or {})
+            rows = [r.data() for r in result]
+            return list(result.keys()), rows
+
+    def close(self) -> None:
+        """Close the driver."""
+        self.driver.close()
+
+    def __enter__(self) -> BoltGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@contextlib.contextmanager
+def bolt_errors(uri: str, database: str | None, *, user_query: bool = False) -> Iterator[None]:
+    """Turn driver exceptions into one-line :class:`~kg.errors.KGError` messages."""
+    from neo4j.exceptions import (
+        AuthError,
+        ClientError,
+        ConfigurationError,
+        DriverError,
+        Neo4jError,
+        ServiceUnavailable,
+    )
+
+    try:
+        yield
+    except AuthError:
+        raise StoreError(Messages.BOLT_AUTH.format(uri=uri)) from None
+    except ServiceUnavailable as e:
+        raise StoreError(Messages.BOLT_UNREACHABLE.format(uri=uri, detail=_first_line(e))
+                         ) from None
+    except ClientError as e:
+        if e.code and "DatabaseNotFound" in e.code:
+            raise StoreError(Messages.BOLT_NO_DATABASE.format(uri=uri, database=database)
+                             ) from None
+        if user_query:
+            raise QueryError(Messages.CYPHER_ERROR.format(detail=_message(e))) from None
+        raise StoreError(Messages.BOLT_FAILED.format(uri=uri, detail=_message(e))) from None
+    except ConfigurationError as e:
+        raise StoreError(Messages.BOLT_FAILED.format(uri=uri, detail=_first_line(e))) from None
+    except (Neo4jError, DriverError) as e:
+        raise StoreError(Messages.BOLT_FAILED.format(uri=uri, detail=_message(e))) from None
+    except OSError as e:
+        raise StoreError(Messages.BOLT_UNREACHABLE.format(uri=uri, detail=_first_line(e))
+                         ) from None
+
+
+def _first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return text[:200] or type(e).__name__
+
+
+def _message(e: Any) -> str:
+    return _first_line(getattr(e, "message", None) or e)
+
+
+def settings(uri: str | None = None, *, user: str | None = None, password: str | None = None,
+             database: str | None = None) -> dict:
+    """Connection settings: the arguments given, else ``NEO4J_*`` from the environment.
+
+    Examples
+    --------
+    >>> settings("bolt://h:7687", user="u", password="p", database="d")["database"]
+    'd'
+    """
+    got = {"uri": uri, "user": user, "password": password, "database": database}
+    for key, var in ENV.items():
+        if got[key] is None:
+            got[key] = os.environ.get(var) or None
+    if got["user"] is None:
+        got["user"] = "neo4j"
+    return got
+
+
+def connect(uri: str | None = None, *, user: str | None = None, password: str | None = None,
+            database: str | None = None) -> BoltGraph:
+    """Open a driver to a Bolt server and check that it answers (once, without retries).
+
+    Missing arguments come from ``NEO4J_URI``, ``NEO4J_USER`` (default ``neo4j``),
+    ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE`` (default: the server's home database).
+
+    Raises
+    ------
+    StoreError
+        One line for an unreachable server, refused credentials or a missing database.
+
+    Examples
+    --------
+    >>> with connect("bolt://127.0.0.1:7687", password="pw") as g:  # doctest: +SKIP
+    ...     g.run("RETURN 1 AS one")
+    [{'one': 1}]
+    """
+    import neo4j
+
+    s = settings(uri, user=user, password=password, database=database)
+    if not s["uri"]:
+        raise StoreError(Messages.BOLT_BAD_URI.format(uri=""))
+    uri = s["uri"]
+    auth = (s["user"], s["password"] or "")
+    try:
+        driver = neo4j.GraphDatabase.driver(uri, auth=auth, connection_timeout=10,
+                                            max_transaction_retry_time=10)
+    except (ValueError, neo4j.exceptions.ConfigurationError):
+        raise StoreError(Messages.BOLT_BAD_URI.format(uri=uri)) from None
+    graph = BoltGraph(driver, s["database"], uri)
+    try:
+        with bolt_errors(uri, s["database"]), driver.session(database=s["database"]) as session:
+            session.run("RETURN 1 AS ok").consume()
+    except BaseException:
+        driver.close()
+        raise
+    return graph
+
+
+# -- pushing -------------------------------------------------------------------------------
+
+def concept_rows(kg: KnowledgeGraph) -> list[dict]:
+    """One row per concept for :data:`MERGE_CONCEPTS` (``None`` values remove a property)."""
+    rows = []
+    for cid in sorted(kg.concepts):
+        c = kg.concepts[cid]
+        rows.append({"id": cid, "props": {
+            "label": c.label, "type": c.type, "aliases": sorted(set(c.aliases)),
+            "hidden": sorted(set(c.hidden_labels)), "origin": c.origin,
+            "definition": c.definition, "idf": kg.idf(cid),
+            "papers": len(kg.concept_papers.get(cid, ())),
+        }})
+    return rows
+
+
+def paper_rows(kg: KnowledgeGraph) -> list[dict]:
+    """One row per paper for :data:`MERGE_PAPERS`."""
+    return [{"id": pid, "props": {
+        "title": p.title, "abstract": p.abstract, "year": p.year, "venue": p.venue,
+        "url": p.url, "keywords": sorted(set(p.keywords)),
+    }} for pid, p in sorted(kg.papers.items())]
+
+
+def broader_rows(kg: KnowledgeGraph) -> list[dict]:
+    """One row per ``broader`` link between two known concepts."""
+    return [{"narrower": cid, "broader": b}
+            for cid in sorted(kg.concepts) for b in sorted(set(kg.concepts[cid].broader))
+            if b in kg.concepts]
+
+
+def mention_rows(kg: KnowledgeGraph) -> list[dict]:
+    """One row per (paper, concept): count, distinct sentences in text order, first position.
+
+    ``first`` is the rank (0, 1 …) of the paper's first mention of the concept
+    among all the paper's mentions in text order (title first, then by offset).
+    """
+    rows: dict[tuple[str, str], dict] = {}
+    for pid in sorted(kg.mentions_by_paper):
+        for rank, m in enumerate(kg.mentions_by_paper[pid]):  # the model keeps text order
+            row = rows.get((pid, m.concept))
+            if row is None:
+                row = rows[(pid, m.concept)] = {
+                    "paper": pid, "concept": m.concept, "count": 0, "evidence": [],
+                    "first": rank}
+            row["count"] += 1
+            if m.sentence not in row["evidence"]:
+                row["evidence"].append(m.sentence)
+    return [rows[k] for k in sorted(rows)]
+
+
+def _batches(rows: Sequence[dict], size: int) -> Iterator[list[dict]]:
+    for i in range(0, len(rows), size):
+        yield list(rows[i:i + size])
+
+
+def ensure_schema(graph: BoltGraph) -> None:
+    """Create the uniqueness constraints (``IF NOT EXISTS``: safe to repeat)."""
+    for statement in CONSTRAINTS:
+        graph.run(statement, write=True)
+
+
+def clear(graph: BoltGraph, *, batch_size: int = 5000) -> int:
+    """Delete every ``Paper`` and ``Concept`` node and their relationships; return how many."""
+    deleted = 0
+    while True:
+        n = graph.run("MATCH (n) WHERE n:Paper OR n:Concept WITH n LIMIT $n "
+                      "DETACH DELETE n RETURN count(*) AS n", {"n": batch_size},
+                      write=True)[0]["n"]
+        deleted += n
+        if n < batch_size:
+            return deleted
+
+
+def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
+         progress: bool = False, replace: bool = False) -> dict[str, int]:
+    """Write ``kg`` into the Bolt graph: constraints, then batched ``UNWIND … MERGE``.
+
+    Parameters
+    ----------
+    kg : KnowledgeGraph
+        The model (``kg.store.load_model(OUT)``).
+    graph : BoltGraph
+        Where to write (:func:`connect`).
+    batch_size : int
+        Rows per transaction.
+    progress : bool
+        Show a progress bar on stderr.
+    replace : bool
+        First delete every ``Paper`` and ``Concept`` already there (to drop what a
+        previous, different graph left behind).
+
+    Returns
+    -------
+    dict
+        Rows written per kind: ``concepts, papers, broader, mentions``.
+
+    Examples
+    --------
+    >>> from kg.store import load_model
+    >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
+    ...     push(load_model("kg-out"), g)
+    {'concepts': 152, 'papers': 19, 'broader': 120, 'mentions': 125}
+    """
+    from tqdm import tqdm
+
+    plan = [
+        ("concepts", MERGE_CONCEPTS, concept_rows(kg)),
+        ("papers", MERGE_PAPERS, paper_rows(kg)),
+        ("broader", MERGE_BROADER, broader_rows(kg)),
+        ("mentions", MERGE_MENTIONS, mention_rows(kg)),
+    ]
+    if replace:
+        clear(graph)
+    ensure_schema(graph)
+    total = sum(len(rows) for _, _, rows in plan)
+    with tqdm(total=total, unit="row", desc="push", disable=not progress,
+              leave=False) as bar, bolt_errors(graph.uri, graph.database):
+        for kind, statement, rows in plan:
+            bar.set_postfix_str(kind)
+            for batch in _batches(rows, batch_size):
+                graph.driver.execute_query(statement, {"rows": batch},
+                                           database_=graph.database)
+                bar.update(len(batch))
+    return {kind: len(rows) for kind, _, rows in plan}
+
+
+def counts(graph: BoltGraph) -> dict[str, int]:
+    """Nodes per label and relationships per type of the graph's schema.
+
+    Examples
+    --------
+    >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
+    ...     counts(g)
+    {'Paper': 19, 'Concept': 152, 'MENTIONS': 125, 'BROADER': 120}
+    """
+    out = {}
+    for label in ("Paper", "Concept"):
+        out[label] = graph.run(f"MATCH (n:{label}) RETURN count(n) AS n")[0]["n"]
+    for rel in ("MENTIONS", "BROADER"):
+        out[rel] = graph.run(f"MATCH ()-[r:{rel}]->() RETURN count(r) AS n")[0]["n"]
+    return out
