@@ -1,23 +1,30 @@
 """``kg build``: read abstracts, extract concepts, write every output into ``OUT``.
 
-The build writes into a temporary sibling folder and swaps it in only when
-everything succeeded, so a failed or interrupted build leaves the previous
-``OUT`` as it was.
+The build writes into a temporary sibling folder (``.OUT.tmp-PID-*``) and swaps
+it in only when everything succeeded, so a failed or interrupted build leaves
+the previous ``OUT`` as it was. The swap is two renames with SIGINT/SIGTERM held
+off in between; leftovers of a build that was killed outright (``kill -9``,
+power loss) are cleaned up by the next build into the same ``OUT``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
+import signal
 import tempfile
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from kg import __version__
+from kg.errors import Messages, OutputError
 from kg.model import KnowledgeGraph
 from kg.readers import ReadReport, read_corpus
-from kg.store import MODEL, PAGE, write_manifest, write_rdf
+from kg.store import MANIFEST, MODEL, PAGE, write_manifest, write_rdf
 
 
 @dataclass
@@ -45,15 +52,100 @@ class BuildResult:
         }
 
 
+def _check_out(out: Path) -> None:
+    """Refuse an ``out`` that is a file, or a folder of something else that we would delete."""
+    if out.is_symlink() or out.exists():
+        if not out.is_dir():
+            raise OutputError(Messages.OUT_IS_FILE.format(out=out))
+        if not (out / MANIFEST).is_file() and any(out.iterdir()):
+            raise OutputError(Messages.OUT_NOT_OURS.format(out=out))
+    parent = out.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise OutputError(Messages.OUT_NOT_WRITABLE.format(
+            out=out, detail=f"{parent} is a file, not a folder"))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(Messages.OUT_NOT_WRITABLE.format(
+            out=out, detail=f"no permission to write in {parent}"))
+
+
+def _os_detail(e: OSError) -> str:
+    detail = e.strerror or str(e)
+    return f"{detail} ({e.filename})" if e.filename else detail
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
+
+
+def _clean_leftovers(out: Path) -> None:
+    """Remove the temporary folders of earlier builds into ``out`` that were killed.
+
+    Only folders whose process is gone are touched. If ``out`` itself is
+    missing but a killed build had just moved it aside (``.OUT.old-PID``), it
+    is moved back first.
+    """
+    if not out.parent.is_dir():
+        return
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.(tmp|old)-(\d+)(-.*)?")
+    for entry in sorted(out.parent.iterdir()):
+        m = pattern.fullmatch(entry.name)
+        if m is None or not entry.is_dir() or _alive(int(m.group(2))):
+            continue
+        if m.group(1) == "old" and not out.exists():
+            os.replace(entry, out)
+        else:
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[list[int]]:
+    """Hold SIGINT and SIGTERM off for the block; yields the list of signals that came.
+
+    Only the main thread may set signal handlers; elsewhere this does nothing.
+    """
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.getsignal(s) for s in held}
+    for s in held:
+        signal.signal(s, lambda signum, _frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
 def _swap_in(tmp: Path, out: Path) -> None:
-    """Replace ``out`` by ``tmp`` with two renames; the old folder is removed last."""
-    old = None
-    if out.exists():
-        old = out.with_name(f".{out.name}.old-{os.getpid()}")
-        os.replace(out, old)
-    os.replace(tmp, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    """Replace ``out`` by ``tmp`` with two renames; the old folder is removed last.
+
+    If the second rename fails, the old ``out`` is put back before the error
+    goes on. A signal that arrives during the swap is held until it is done;
+    the build then counts as finished (``out`` is the new graph).
+    """
+    with _signals_held():
+        old = None
+        if out.exists():
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            os.replace(out, old)
+        try:
+            os.replace(tmp, out)
+        except BaseException:
+            if old is not None:
+                os.replace(old, out)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def build(
@@ -88,18 +180,24 @@ def build(
     >>> result.summary()["papers"]  # doctest: +SKIP
     19
     """
+    out = Path(out)
+    _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
+    report = read_corpus(inputs, on_error=on_error)
+
     from extractors.pipeline import extract_corpus  # spaCy import is slow; only when building
     from kg.graph import paper_links
 
-    out = Path(out)
-    report = read_corpus(inputs, on_error=on_error)
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _clean_leftovers(out)
+        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
+    except OSError as e:
+        raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))) from None
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
         graph.save(tmp / MODEL)
         n_triples = write_rdf(graph, tmp)
         links = len(paper_links(graph))
@@ -109,7 +207,11 @@ def build(
             default_page(graph, tmp / PAGE)
         result = BuildResult(out, graph, report, n_triples, links)
         write_manifest(tmp, {"kg_version": __version__, "counts": result.summary()})
+        _check_out(out)  # it may have changed while we were extracting
         _swap_in(tmp, out)
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -36,6 +36,10 @@ class QueryError(KGError):
     """A user-written query is malformed."""
 
 
+class OutputError(KGError):
+    """The output folder cannot be written, or is not ours to replace."""
+
+
 class Messages:
     """Message templates; ``str.format`` fields are filled by the raiser."""
 
@@ -53,6 +57,13 @@ class Messages:
     UNKNOWN_FORMAT = "unknown input format '{suffix}': use .txt, .jsonl/.ndjson or .csv"
     NO_SUCH_FILE = "no such file"
     NO_INPUT = "no abstracts found in the input"
+    NO_INPUT_SKIPPED = "no abstracts found in the input ({n} skipped; the first: {first})"
+    SURROGATE = "field '{field}' holds half of a UTF-16 surrogate pair ({char}), not text"
+    BAD_CSV = "malformed CSV: {detail}"
+    OUT_IS_FILE = "{out} is a file; the output must be a folder (choose another -o)"
+    OUT_NOT_OURS = ("{out} exists and is not a kg output folder (no manifest.json); refusing to "
+                    "replace it: choose another -o or remove it")
+    OUT_NOT_WRITABLE = "cannot write the output {out}: {detail}"
     NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"

@@ -71,7 +71,17 @@ def _text_field(rec: dict, name: str, path: Path, where: str, *, required: bool)
             field=name, expected="a string", got=type(value).__name__))
     if required and not value.strip():
         raise InputError(str(path), where, Messages.EMPTY_FIELD.format(field=name))
+    _check_surrogates(value, name, path, where)
     return value
+
+
+def _check_surrogates(value: str, name: str, path: Path, where: str) -> None:
+    # JSON may escape half of a UTF-16 pair ("\ud800"); such text cannot be written as UTF-8.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(str(path), where, Messages.SURROGATE.format(
+            field=name, char=f"U+{ord(value[e.start]):04X}")) from None
 
 
 def _keywords(value: object, path: Path, where: str) -> list[str]:
@@ -80,6 +90,8 @@ def _keywords(value: object, path: Path, where: str) -> list[str]:
     if isinstance(value, str):
         return [k.strip() for k in re.split(r"[;|]", value) if k.strip()]
     if isinstance(value, list) and all(isinstance(k, str) for k in value):
+        for k in value:
+            _check_surrogates(k, "keywords", path, where)
         return [k.strip() for k in value if k.strip()]
     raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
         field="keywords", expected="a list of strings", got=type(value).__name__))
@@ -107,6 +119,8 @@ def paper_from_record(rec: dict, path: Path, where: str, default_id: str) -> Pap
         if v is not None and not isinstance(v, str):
             raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
                 field=k, expected="a string", got=type(v).__name__))
+        if v is not None:
+            _check_surrogates(v, k, path, where)
     return Paper(
         id=pid,
         title=title or derive_title(abstract),
@@ -162,7 +176,9 @@ def read_text(path: Path) -> Iterator[Paper | InputError]:
 def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
     """Read JSON Lines: one object per line with ``abstract`` and optional fields."""
     text = _decode(path)
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    # Split on "\n" only: str.splitlines() would also cut at U+2028, U+0085 … which
+    # JSON allows unescaped inside strings.
+    for lineno, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         where = f"line {lineno}"
@@ -170,6 +186,10 @@ def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
             rec = json.loads(line)
         except json.JSONDecodeError as e:
             yield InputError(str(path), where, Messages.BAD_JSON.format(detail=e.msg))
+            continue
+        except RecursionError:
+            yield InputError(str(path), where, Messages.BAD_JSON.format(
+                detail="nested too deeply"))
             continue
         if not isinstance(rec, dict):
             yield InputError(str(path), where, Messages.NOT_OBJECT.format(
@@ -181,14 +201,26 @@ def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
 def read_csv(path: Path) -> Iterator[Paper | InputError]:
     """Read CSV with a header row naming ``abstract`` and optional fields."""
     text = _decode(path)
+    csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # long abstracts are fine
     reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        fieldnames = reader.fieldnames or []
+    except csv.Error as e:
+        raise InputError(str(path), "line 1", Messages.BAD_CSV.format(detail=e)) from None
+    header = [h.strip().lower() for h in fieldnames]
     if "abstract" not in header:
         raise InputError(str(path), "line 1", Messages.CSV_COLUMNS.format(
             required="'abstract' (and optionally id, title, keywords, venue, year, url)",
             found=", ".join(repr(h) for h in header) or "nothing"))
     reader.fieldnames = header
-    for row in reader:
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:  # the csv module stops at its first malformed row
+            raise InputError(str(path), f"line {reader.line_num}",
+                             Messages.BAD_CSV.format(detail=e)) from None
         where = f"line {reader.line_num}"
         if None in row:
             yield InputError(str(path), where, "row has more cells than the header")
@@ -227,7 +259,9 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
         Corpus files; the reader is chosen by suffix (see :data:`READERS`).
     on_error : {"raise", "skip"}
         ``"raise"`` stops at the first bad record; ``"skip"`` records it in
-        :attr:`ReadReport.skipped` and goes on.
+        :attr:`ReadReport.skipped` and goes on (a file that cannot be read at
+        all, such as an empty or binary one, is skipped as a whole). Either
+        way, finding no paper at all is an error.
 
     Examples
     --------
@@ -235,6 +269,7 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
     >>> report.papers[0].id  # doctest: +SKIP
     'neurips2026-abstracts-1'
     """
+    paths = list(paths)
     report = ReadReport()
     seen: dict[str, Paper] = {}
     for raw in paths:
@@ -242,26 +277,39 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
         reader = READERS.get(path.suffix.lower())
         if reader is None:
             raise InputError(str(path), None, Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
-        for paper in reader(path):
-            if isinstance(paper, InputError):
-                if on_error != "skip":
-                    raise paper
-                report.skipped.append(paper)
-                continue
-            first = seen.get(paper.id)
-            if first is not None:
-                if _same(first, paper):
-                    report.duplicates += 1
-                    continue
-                err = InputError(str(path), paper.source.rsplit(":", 1)[-1],
-                                 Messages.DUPLICATE_ID.format(id=paper.id, first=first.source))
-                if on_error != "skip":
-                    raise err
-                report.skipped.append(err)
-                continue
-            seen[paper.id] = paper
-            report.papers.append(paper)
+        try:
+            _read_file(reader(path), path, seen, report, on_error)
+        except InputError as e:  # the whole file is unreadable (empty, binary …)
+            if on_error != "skip":
+                raise
+            report.skipped.append(e)
     if not report.papers:
         names = ", ".join(str(p) for p in paths)
+        if report.skipped:
+            raise InputError(names, None, Messages.NO_INPUT_SKIPPED.format(
+                n=len(report.skipped), first=report.skipped[0]))
         raise InputError(names, None, Messages.NO_INPUT)
     return report
+
+
+def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str, Paper],
+               report: ReadReport, on_error: str) -> None:
+    for paper in records:
+        if isinstance(paper, InputError):
+            if on_error != "skip":
+                raise paper
+            report.skipped.append(paper)
+            continue
+        first = seen.get(paper.id)
+        if first is not None:
+            if _same(first, paper):
+                report.duplicates += 1
+                continue
+            err = InputError(str(path), paper.source.rsplit(":", 1)[-1],
+                             Messages.DUPLICATE_ID.format(id=paper.id, first=first.source))
+            if on_error != "skip":
+                raise err
+            report.skipped.append(err)
+            continue
+        seen[paper.id] = paper
+        report.papers.append(paper)

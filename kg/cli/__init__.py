@@ -9,6 +9,7 @@ exit status 2; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 
 import click
@@ -52,6 +53,12 @@ for _name in COMMAND_MODULES:
         cli.add_command(_command)
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    # SIGTERM unwinds like Ctrl-C, so a build removes its temporary folder on the way out.
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def main() -> None:
     """Console-script entry point."""
+    signal.signal(signal.SIGTERM, _terminated)
     cli(prog_name="kg", args=sys.argv[1:])

@@ -15,7 +15,8 @@ lexicon_option = click.option(
     help="Extra SKOS lexicon (Turtle); may be repeated.")
 on_error_option = click.option(
     "--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
-    help="Stop at the first bad record, or skip bad records and report them.")
+    help="Stop at the first bad record (exit status 2), or skip bad records and files, "
+         "report how many and why on stderr, and go on (exit status 0).")
 
 
 def _report_skipped(report) -> None:
@@ -29,7 +30,7 @@ def _report_skipped(report) -> None:
 
 @click.command()
 @input_argument
-@click.option("-o", "--out", type=click.Path(path_type=Path, file_okay=False),
+@click.option("-o", "--out", type=click.Path(path_type=Path),  # kg.build checks it: one line
               default=Path("kg-out"), show_default=True, help="Output folder.")
 @lexicon_option
 @on_error_option
