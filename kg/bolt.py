@@ -24,6 +24,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from kg.errors import Messages, QueryError, StoreError
@@ -356,3 +357,86 @@ def counts(graph: BoltGraph) -> dict[str, int]:
     for rel in ("MENTIONS", "BROADER"):
         out[rel] = graph.run(f"MATCH ()-[r:{rel}]->() RETURN count(r) AS n")[0]["n"]
     return out
+
+
+# -- the graph of a build folder on its local server (``kg serve`` / ``kg cypher``) ----------
+
+@contextlib.contextmanager
+def _state_lock(out: Path) -> Iterator[None]:
+    """Serialise starting/loading the local server of ``out`` between processes."""
+    import fcntl
+
+    from kg.bolt_server import state_dir
+
+    folder = state_dir(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def load_served(server: Any, out: Path, *, progress: bool = False) -> BoltGraph:
+    """Connect to ``server`` and make it hold the graph of ``out`` (pushed if it changed)."""
+    from kg.bolt_server import file_sha256, save_state
+    from kg.store import MODEL, load_model, require_built
+
+    require_built(out, MODEL)
+    sha = file_sha256(out / MODEL)
+    graph = connect(server.uri, user=server.user, password=server.password,
+                    database=server.database)
+    try:
+        if server.model_sha256 != sha:
+            push(load_model(out), graph, replace=server.model_sha256 is not None,
+                 progress=progress)
+            server.model_sha256 = sha
+            server.out = str(out.resolve())
+            save_state(server, out)
+    except BaseException:
+        graph.close()
+        raise
+    return graph
+
+
+def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
+                progress: bool = False) -> tuple[BoltGraph, Any]:
+    """The graph of the build folder ``out`` on its local Bolt server.
+
+    Uses the server remembered for ``out`` (see :mod:`kg.bolt_server`); when there
+    is none and ``start``, starts one in the background (it keeps running after
+    this process ends: stop it with ``kg serve OUT --stop``). The graph is
+    pushed again whenever ``model.json`` changed since it was loaded.
+
+    Returns
+    -------
+    (BoltGraph, BoltServer)
+        A connection (close it) and the server.
+
+    Raises
+    ------
+    StoreError
+        ``out`` is not built, no server runs and ``start`` is false, or the
+        server could not start.
+
+    Examples
+    --------
+    >>> g, server = local_graph("kg-out")  # doctest: +SKIP
+    >>> g.run("MATCH (p:Paper) RETURN count(p) AS n")  # doctest: +SKIP
+    [{'n': 19}]
+    """
+    from kg.bolt_server import load_state, save_state, start_server, state_dir
+    from kg.store import MODEL, require_built
+
+    out = Path(out)
+    require_built(out, MODEL)
+    with _state_lock(out):
+        server = load_state(out)
+        if server is None:
+            if not start:
+                raise StoreError(Messages.NOT_SERVED.format(out=out))
+            server = start_server(state_dir(out) / "server", port=port)
+            server.out = str(out.resolve())
+            save_state(server, out)
+        return load_served(server, out, progress=progress), server

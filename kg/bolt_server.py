@@ -313,11 +313,22 @@ def load_state(out: str | Path) -> BoltServer | None:
         server = BoltServer(**json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         return None
-    if not server.alive():
+    if not (server.alive() and _runs_arcadedb(server.pid, server.root)):
         with contextlib.suppress(OSError):
             path.unlink()
         return None
     return server
+
+
+def _runs_arcadedb(pid: int, root: str) -> bool:
+    """Whether ``pid`` is an ArcadeDB server with files in ``root`` (not a reused pid)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return True  # no /proc: trust the pid
+    args = [a.decode(errors="replace") for a in cmdline]
+    return "com.arcadedb.server.ArcadeDBServer" in args and \
+        f"-Darcadedb.server.rootPath={root}" in args
 
 
 def forget_state(out: str | Path, server: BoltServer | None = None) -> None:

@@ -76,6 +76,8 @@ class Messages:
     NO_QUERY = "give a query (or --file FILE)"
     ENDPOINT_UNREACHABLE = "cannot reach the SPARQL endpoint {url}: {detail}"
     ENDPOINT_AUTH = "the SPARQL endpoint {url} refused the user name or password (HTTP {status})"
+    ENDPOINT_NEEDS_AUTH = ("the SPARQL endpoint {url} asks for a user name and password "
+                           "(--user, --password)")
     ENDPOINT_FAILED = "the SPARQL endpoint {url} answered HTTP {status}: {detail}"
     BAD_IRI = "not an absolute http(s) IRI: '{iri}'"
     # Bolt / Cypher (kg.bolt, kg.bolt_server, kg.cli.cypher)
@@ -93,3 +95,8 @@ class Messages:
     CYPHER_ERROR = "Cypher query failed: {detail}"
     BAD_PARAM = "--param expects NAME=VALUE, got '{text}'"
     NOT_SERVED = "no local Bolt server is serving {out}"
+    NO_BOLT_URI = "no Bolt server given: pass --uri bolt://HOST:PORT or set NEO4J_URI"
+    NO_QUERY_TEXT = "the query is empty"
+    ALREADY_SERVED = ("{out} is already served at {uri} (pid {pid}); use it, or stop it with "
+                      "'kg serve {out} --stop'")
+    SERVER_EXITED = "the local Bolt server at {uri} exited"

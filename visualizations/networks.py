@@ -1,4 +1,4 @@
-"""Views of a knowledge graph as PyVis networks.
+"""The paper–concept network: papers, the concepts they mention, and what they share.
 
 Nodes and edges are handed to PyVis in bulk (``net.nodes``/``net.edges``):
 ``Network.add_node`` scans every existing node on each call, which is
@@ -7,45 +7,84 @@ quadratic on large corpora.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from pyvis.network import Network
 
-from kg.graph import concept_node, paper_node
+from kg.graph import concept_node, paper_links, paper_node
 from kg.model import KnowledgeGraph
-from visualizations.style import TYPE_COLORS, TYPE_SHAPES, node_size, snippet
+from visualizations.details import (
+    concept_tooltip,
+    first_evidence,
+    mention_tooltip,
+    paper_tooltip,
+    plural,
+)
+from visualizations.style import (
+    EDGE_COLOR,
+    TYPE_COLORS,
+    TYPE_SHAPES,
+    node_size,
+    short,
+    snippet,
+)
 
 DEFAULT_MAX_NODES = 1500
+#: Above this many nodes papers are small squares instead of labelled boxes.
+COMPACT_ABOVE = 400
+#: Each paper keeps at most this many "shares concepts" links (its strongest).
+SHARES_PER_PAPER = 3
 
 
-def _paper_tooltip(kg: KnowledgeGraph, pid: str) -> str:
-    p = kg.papers[pid]
-    meta = " ".join(str(x) for x in (p.venue, p.year) if x)
-    lines = [p.title, f"{p.id}{'  ·  ' + meta if meta else ''}", "", snippet(p.abstract)]
-    return "\n".join(lines)
+def new_network() -> Network:
+    """An empty PyVis network set up for the project's pages."""
+    return Network(height="100%", width="100%", directed=False, cdn_resources="in_line")
 
 
-def _concept_tooltip(kg: KnowledgeGraph, cid: str) -> str:
-    c = kg.concepts[cid]
-    n = len(kg.concept_papers.get(cid, ()))
-    lines = [c.label, f"{c.type} · {n} paper{'s' if n != 1 else ''}"]
-    if c.aliases:
-        lines.append("also: " + ", ".join(sorted(set(c.aliases))[:8]))
-    broader = [kg.concepts[b].label for b in c.broader if b in kg.concepts]
-    if broader:
-        lines.append("under: " + ", ".join(broader))
-    return "\n".join(lines)
+def select(
+    kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+) -> tuple[list[str], list[str]]:
+    """Which papers and concepts a paper–concept page shows.
 
+    Concepts mentioned by at least ``min_papers`` papers, most-mentioned first,
+    fill at most half of ``max_nodes`` when papers would not fit otherwise;
+    papers follow, those mentioning the most kept concepts first; concepts left
+    without a kept paper are dropped.
 
-def _select_concepts(kg: KnowledgeGraph, min_papers: int, max_nodes: int) -> list[str]:
-    mentioned = sorted(kg.concept_papers, key=lambda c: (-len(kg.concept_papers[c]), c))
-    keep = [c for c in mentioned if len(kg.concept_papers[c]) >= min_papers]
-    room = max(0, max_nodes - min(len(kg.papers), max_nodes // 2))
-    return keep[:room]
+    Returns
+    -------
+    papers, concepts : list of str
+        Ids, each sorted.
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph
+    >>> select(KnowledgeGraph())
+    ([], [])
+    """
+    ranked = sorted(kg.concept_papers, key=lambda c: (-len(kg.concept_papers[c]), c))
+    concepts = [c for c in ranked if len(kg.concept_papers[c]) >= min_papers]
+    papers = {p for c in concepts for p in kg.concept_papers[c]}
+    if len(concepts) + len(papers) > max_nodes:
+        concepts = concepts[: max(1, max_nodes - min(len(papers), max_nodes // 2))]
+        hits = Counter(p for c in concepts for p in kg.concept_papers[c])
+        ranked_papers = sorted(hits, key=lambda p: (-hits[p], p))
+        papers = set(ranked_papers[: max(0, max_nodes - len(concepts))])
+        concepts = [c for c in concepts if kg.concept_papers[c] & papers]
+    return sorted(papers), sorted(concepts)
 
 
 def paper_concept_network(
-    kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
+    shares: bool = True,
 ) -> Network:
-    """Papers (boxes) linked to the concepts they mention (dots, coloured by type).
+    """Papers (boxes) linked to the concepts they mention (dots coloured by type).
+
+    Concepts mentioned by two or more of the shown papers are drawn large with
+    bold labels: they are what papers share. With ``shares``, papers that share
+    concepts are also linked directly (dashed; each paper keeps its
+    :data:`SHARES_PER_PAPER` strongest links, weighted by the shared concepts'
+    IDF).
 
     Parameters
     ----------
@@ -54,52 +93,139 @@ def paper_concept_network(
         Leave out concepts mentioned by fewer papers.
     max_nodes : int
         Cap on nodes; the most-mentioned concepts are kept first.
+    shares : bool
+        Add paper–paper "shares concepts" edges.
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
-    >>> paper_concept_network(KnowledgeGraph()).nodes
-    []
+    >>> from kg.model import KnowledgeGraph, Mention, Paper
+    >>> m = lambda p: Mention(p, "gnn", "abstract", 0, 3, "GNN", "GNN rocks.", "lexicon")
+    >>> from kg.model import Concept
+    >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "GNN rocks.") for p in "abc"},
+    ...                     concepts={"gnn": Concept("gnn", "GNN", "method")},
+    ...                     mentions=[m("a"), m("b")])
+    >>> net = paper_concept_network(kg)
+    >>> len(net.nodes), sorted(e["kind"] for e in net.edges)
+    (3, ['mentions', 'mentions', 'shares'])
     """
-    concepts = _select_concepts(kg, min_papers, max_nodes)
-    keep = set(concepts)
-    papers = sorted({p for c in concepts for p in kg.concept_papers[c]})
-    papers = papers[: max(0, max_nodes - len(concepts))]
-    net = Network(height="100%", width="100%", directed=False, cdn_resources="in_line")
-    nodes = []
-    for pid in papers:
-        nodes.append({
-            "id": paper_node(pid), "label": _short(kg.papers[pid].title), "group": "paper",
-            "title": _paper_tooltip(kg, pid), "shape": TYPE_SHAPES["paper"],
-            "color": TYPE_COLORS["paper"], "font": {"color": "#ffffff"},
-            "kind": "paper", "ctype": "paper", "degree": len(kg.paper_concepts.get(pid, ())),
-        })
+    papers, concepts = select(kg, min_papers=min_papers, max_nodes=max_nodes)
+    keep, paper_set = set(concepts), set(papers)
+    compact = len(papers) + len(concepts) > COMPACT_ABOVE
+    nodes = [_paper(kg, pid, sum(1 for c in kg.paper_concepts.get(pid, ()) if c in keep),
+                    compact=compact)
+             for pid in papers]
     for cid in concepts:
-        c = kg.concepts[cid]
-        n = len(kg.concept_papers[cid])
-        nodes.append({
-            "id": concept_node(cid), "label": c.label, "group": c.type,
-            "title": _concept_tooltip(kg, cid), "shape": "dot", "size": node_size(n),
-            "color": TYPE_COLORS.get(c.type, TYPE_COLORS["concept"]),
-            "kind": "concept", "ctype": c.type, "degree": n,
-        })
+        shown = len(kg.concept_papers[cid] & paper_set)
+        nodes.append(_concept(kg, cid, shown))
+    first = first_evidence(kg)
     edges = []
-    first: dict[tuple[str, str], str] = {}
-    for m in kg.mentions:
-        first.setdefault((m.paper, m.concept), m.sentence)
-    paper_set = set(papers)
     for pid in papers:
         for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
-            if cid in keep and pid in paper_set:
+            if cid in keep:
+                shared = len(kg.concept_papers[cid] & paper_set) > 1
                 edges.append({
-                    "from": paper_node(pid), "to": concept_node(cid), "value": count,
-                    "title": f"{count}× — “{snippet(first[(pid, cid)], 240)}”",
-                    "color": {"color": "#b0b0b0"},
+                    "from": paper_node(pid), "to": concept_node(cid), "kind": "mentions",
+                    "value": count,
+                    "title": mention_tooltip(kg, pid, cid, count, first[(pid, cid)]),
+                    "note": f"“{snippet(first[(pid, cid)], 200)}”",
+                    "color": {"color": "#7f8c9a" if shared else "#c3cad3"},
                 })
+    if shares:
+        edges += _share_edges(kg, paper_set)
+    net = new_network()
     net.nodes, net.edges = nodes, edges
     net.node_ids = [n["id"] for n in nodes]
     return net
 
 
-def _short(title: str, limit: int = 40) -> str:
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+def _paper(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:
+    p = kg.papers[pid]
+    node = {
+        "id": paper_node(pid), "label": _wrap(short(p.title, 64)), "full": p.title,
+        "group": "paper", "kind": "paper", "degree": degree,
+        "title": paper_tooltip(kg, pid), "shape": TYPE_SHAPES["paper"],
+        "color": TYPE_COLORS["paper"], "font": {"color": "#ffffff", "size": 14},
+        "widthConstraint": {"maximum": 170},
+    }
+    if compact:  # a box per paper would cover a large graph; labels show when zoomed in
+        node.update(shape="square", size=7, font={"color": "#243b53", "size": 10},
+                    label=short(p.title, 48))
+        del node["widthConstraint"]
+    return node
+
+
+def _concept(kg: KnowledgeGraph, cid: str, shown_papers: int) -> dict:
+    c = kg.concepts[cid]
+    n = len(kg.concept_papers[cid])
+    shared = shown_papers > 1
+    return {
+        "id": concept_node(cid), "label": c.label, "full": c.label,
+        "group": c.type, "kind": "concept", "degree": shown_papers,
+        "title": concept_tooltip(kg, cid), "shape": "dot", "size": node_size(n),
+        "color": TYPE_COLORS.get(c.type, TYPE_COLORS["concept"]),
+        "font": ({"size": 20, "color": "#102a43", "strokeWidth": 5, "strokeColor": "#ffffff"}
+                 if shared else
+                 {"size": 11, "color": "#52606d", "strokeWidth": 3, "strokeColor": "#ffffff"}),
+        "borderWidth": 3 if shared else 1,
+    }
+
+
+def _share_edges(kg: KnowledgeGraph, papers: set[str]) -> list[dict]:
+    """Each paper's strongest "shares concepts" links among ``papers``."""
+    max_df = max(2, int(len(kg.papers) ** 0.5 * 4))  # very common concepts say little
+    links = {k: v for k, v in paper_links(kg, max_df=max_df).items()
+             if k[0] in papers and k[1] in papers and v[0] > 0}
+    best: dict[str, list[tuple[str, str]]] = {}
+    for pair in links:
+        for p in pair:
+            best.setdefault(p, []).append(pair)
+    chosen: set[tuple[str, str]] = set()
+    for pairs in best.values():
+        pairs.sort(key=lambda k: (-round(links[k][0], 6), k))
+        chosen.update(pairs[:SHARES_PER_PAPER])
+    edges = []
+    for a, b in sorted(chosen):
+        w, shared = links[(a, b)]
+        labels = sorted(kg.concepts[c].label for c in shared)
+        edges.append({
+            "from": paper_node(a), "to": paper_node(b), "kind": "shares",
+            "value": round(w, 3), "dashes": True, "color": {"color": EDGE_COLOR},
+            "title": (f"{short(kg.papers[a].title, 70)}\n{short(kg.papers[b].title, 70)}\n\n"
+                      f"share {plural(len(labels), 'concept')}: {', '.join(labels)}"),
+            "note": "shares " + ", ".join(labels),
+        })
+    return edges
+
+
+def _wrap(text: str, width: int = 24) -> str:
+    """Break ``text`` into lines of about ``width`` characters (box labels)."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return "\n".join([*lines, line] if line else lines)
+
+
+def shared_concepts_overview(
+    kg: KnowledgeGraph, net: Network, *, limit: int = 60, per_concept: int = 8
+) -> dict:
+    """Panel overview: each concept shown with two or more papers, and those papers."""
+    node_ids = {n["id"] for n in net.nodes}
+    sections = []
+    for n in sorted((n for n in net.nodes if n["kind"] == "concept" and n["degree"] > 1),
+                    key=lambda n: (-n["degree"], n["label"].lower())):
+        cid = n["id"].removeprefix("concept:")
+        items = [paper_node(p) for p in sorted(kg.concept_papers[cid])
+                 if paper_node(p) in node_ids]
+        sections.append({"node": n["id"], "items": items[:per_concept],
+                         "more": max(0, len(items) - per_concept)})
+        if len(sections) == limit:
+            break
+    return {
+        "heading": "Concepts that papers share",
+        "empty": "No concept is mentioned by two of the papers shown.",
+        "sections": sections,
+    }

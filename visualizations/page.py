@@ -1,11 +1,11 @@
-"""Render a PyVis network as one self-contained, offline HTML page.
+"""Render a view (a PyVis network plus legend and panel texts) as one offline HTML page.
 
 PyVis 0.3.2's own template links Bootstrap from a CDN even with
 ``cdn_resources="in_line"``, so pages use the project's template: vis-network's
 script and stylesheet are inlined from the installed PyVis package, and all
 data travels as JSON inside ``<script type="application/json">`` with ``<``,
 ``>`` and ``&`` escaped, so no title or abstract can close the script or
-inject markup. Tooltips are plain text.
+inject markup. Tooltips and the side panel are filled as plain text.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -21,62 +22,132 @@ import pyvis
 from markupsafe import Markup
 from pyvis.network import Network
 
+from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
 
 _PYVIS_LIB = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
-PHYSICS_LIMIT = 800  # above this many nodes the layout is computed once, then frozen
+#: Edge kinds every view may use: legend label, dashes, shown when the page opens.
+EDGE_KINDS = {
+    "mentions": {"label": "mentions (hover for the sentence)", "dashes": False},
+    "shares": {"label": "papers sharing concepts", "dashes": True},
+    "cooccurs": {"label": "mentioned together (width: papers)", "dashes": False},
+    "broader": {"label": "narrower → broader", "dashes": True},
+}
 
 
-def _safe_json(value: object) -> str:
-    """JSON that is safe inside an HTML ``<script>`` element."""
+@dataclass
+class View:
+    """Everything a page shows: the network and the words around it.
+
+    Attributes
+    ----------
+    net : pyvis.network.Network
+        Nodes carry vis-network fields plus ``kind``, ``group`` (legend key),
+        ``degree`` (for the min-degree filter) and ``full`` (panel heading);
+        edges carry ``kind`` and a plain-text ``title``.
+    legend : list of dict
+        ``{"key", "label", "color", "shape"}`` per node group, in order.
+    overview : dict, optional
+        What the side panel shows when nothing is selected:
+        ``{"heading", "empty", "sections": [{"node", "items": [node ids]}]}``.
+    hidden_edges : set of str
+        Edge kinds switched off when the page opens.
+    """
+
+    net: Network
+    title: str
+    subtitle: str = ""
+    legend: list[dict] = field(default_factory=list)
+    overview: dict | None = None
+    hidden_edges: set[str] = field(default_factory=set)
+    help: str = "Click a node to see its links and evidence; search to find one."
+
+
+def type_legend(net: Network) -> list[dict]:
+    """Legend entries for the node types present in ``net``, papers first.
+
+    Examples
+    --------
+    >>> from pyvis.network import Network
+    >>> net = Network(); net.nodes = [{"group": "method"}, {"group": "paper"}]
+    >>> [e["key"] for e in type_legend(net)]
+    ['paper', 'method']
+    """
+    present = {n.get("group") for n in net.nodes}
+    return [{"key": k, "label": k, "color": c, "shape": "box" if k == "paper" else "dot"}
+            for k, c in TYPE_COLORS.items() if k in present]
+
+
+def safe_json(value: object) -> str:
+    """JSON that is safe inside an HTML ``<script>`` element.
+
+    Examples
+    --------
+    >>> safe_json({"t": "</script>"})
+    '{"t": "\\\\u003c/script\\\\u003e"}'
+    """
     return (json.dumps(value, ensure_ascii=False, sort_keys=True)
             .replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def _options(n_nodes: int) -> dict:
-    physics = n_nodes <= PHYSICS_LIMIT
+def _options(fixed: bool) -> dict:
     return {
-        "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
+        "interaction": {"hover": True, "tooltipDelay": 150, "hideEdgesOnDrag": fixed,
+                        "hideEdgesOnZoom": fixed, "navigationButtons": False},
         "physics": {
-            "enabled": True,
+            "enabled": not fixed,
             "solver": "forceAtlas2Based",
-            "forceAtlas2Based": {"gravitationalConstant": -60, "springLength": 90},
-            "stabilization": {"enabled": True, "iterations": 250 if physics else 120},
+            "forceAtlas2Based": {"gravitationalConstant": -70, "centralGravity": 0.02,
+                                 "springLength": 70, "springConstant": 0.08,
+                                 "avoidOverlap": 0.5},
+            "stabilization": {"enabled": not fixed, "iterations": 400, "fit": True},
         },
-        "edges": {"smooth": False, "scaling": {"min": 1, "max": 6}},
-        "nodes": {"font": {"size": 14}},
-        "freezeAfterStabilization": not physics,
+        "layout": {"randomSeed": 7, "improvedLayout": not fixed},
+        "edges": {"smooth": False, "scaling": {"min": 1, "max": 8}},
+        # labels smaller than this many pixels on screen are not drawn: zoom in for detail
+        "nodes": {"font": {"size": 14}, "scaling": {"label": {"drawThreshold": 6}}},
     }
 
 
-def render(net: Network, *, title: str, subtitle: str = "", legend: dict | None = None) -> str:
-    """The HTML of ``net``: vis-network inlined, data escaped, legend, search and filters.
+def render(view: View) -> str:
+    """The HTML of ``view``: vis-network inlined, data escaped, legend, panel, search, filters.
+
+    Large networks get positions computed in Python and no physics
+    (:mod:`visualizations.layout`).
 
     Examples
     --------
     >>> from pyvis.network import Network
-    >>> html = render(Network(), title="</script><b>x</b>")
+    >>> html = render(View(Network(), title="</script><b>x</b>"))
     >>> "</script><b>" in html
     False
     """
+    net = view.net
+    fixed = apply_positions(net.nodes, net.edges)
+    kinds = sorted({e.get("kind", "") for e in net.edges} & EDGE_KINDS.keys(),
+                   key=list(EDGE_KINDS).index)
+    data = {
+        "nodes": net.nodes, "edges": net.edges, "options": _options(fixed), "fixed": fixed,
+        "legend": view.legend or type_legend(net),
+        "edgeKinds": [{"key": k, **EDGE_KINDS[k], "shown": k not in view.hidden_edges}
+                      for k in kinds],
+        "overview": view.overview,
+        "help": view.help,
+    }
     env = jinja2.Environment(
         loader=jinja2.FunctionLoader(
             lambda name: (resources.files("visualizations") / "templates" / name).read_text(
                 encoding="utf-8")),
         autoescape=True,
     )
-    data = {
-        "nodes": net.nodes, "edges": net.edges, "options": _options(len(net.nodes)),
-        "legend": legend or {k: v for k, v in TYPE_COLORS.items()},
-    }
     return env.get_template("page.html").render(
-        title=title,
-        subtitle=subtitle,
+        title=view.title,
+        subtitle=view.subtitle,
         vis_js=Markup(_PYVIS_LIB.joinpath("vis-network.min.js").read_text(
             encoding="utf-8").replace("</script", "<\\/script")),
         vis_css=Markup(_PYVIS_LIB.joinpath("vis-network.css").read_text(encoding="utf-8")),
-        data_json=Markup(_safe_json(data)),
+        data_json=Markup(safe_json(data)),
     )
 
 

@@ -20,6 +20,7 @@ from kg.errors import KGError
 COMMAND_MODULES = [
     "kg.cli.build",
     "kg.cli.query",
+    "kg.cli.cypher",
 ]
 
 

@@ -1,0 +1,191 @@
+"""``kg push``, ``kg cypher`` and ``kg serve``: the property graph over Bolt.
+
+``kg push OUT --uri bolt://…`` writes a build into any Bolt server (Neo4j 5,
+ArcadeDB …); ``kg serve OUT`` runs a local ArcadeDB server holding it;
+``kg cypher "QUERY"`` asks either one. See ``docs/property-graph.md``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from kg.cli.options import format_option, out_argument
+from kg.errors import Messages, QueryError
+from kg.output import emit
+
+
+def _bolt_options(f):
+    f = click.option("--database", default=None, metavar="NAME",
+                     help="Database (default: $NEO4J_DATABASE, else the server's default).")(f)
+    f = click.option("--password", default=None,
+                     help="Password (default: $NEO4J_PASSWORD).")(f)
+    f = click.option("--user", default=None, help="User (default: $NEO4J_USER, else neo4j).")(f)
+    return click.option("--uri", default=None, metavar="URI",
+                        help="Bolt server, e.g. bolt://localhost:7687 (default: $NEO4J_URI).")(f)
+
+
+@click.command()
+@out_argument
+@_bolt_options
+@click.option("--batch-size", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Rows per transaction.")
+@click.option("--replace", is_flag=True,
+              help="First delete every Paper and Concept already in the database.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+def push(out: Path, uri: str | None, user: str | None, password: str | None,
+         database: str | None, batch_size: int, replace: bool, quiet: bool) -> None:
+    """Push the graph built in OUT to a Bolt server (Neo4j 5 or compatible).
+
+    Creates uniqueness constraints, then MERGEs papers, concepts, BROADER and
+    MENTIONS in batches: pushing again changes nothing, and re-running an
+    interrupted push completes it.
+    """
+    from kg import bolt
+    from kg.errors import StoreError
+    from kg.store import load_model
+
+    kg = load_model(out)
+    if not bolt.settings(uri)["uri"]:
+        raise StoreError(Messages.NO_BOLT_URI)
+    with bolt.connect(uri, user=user, password=password, database=database) as graph:
+        start = time.monotonic()
+        written = bolt.push(kg, graph, batch_size=batch_size, replace=replace,
+                            progress=not quiet and sys.stderr.isatty())
+        took = time.monotonic() - start
+        if not quiet:
+            c = bolt.counts(graph)
+            click.echo(f"pushed {out} to {graph.uri}"
+                       f"{' database ' + graph.database if graph.database else ''} in {took:.1f} s "
+                       f"({sum(written.values())} rows): the database holds {c['Paper']} papers, "
+                       f"{c['Concept']} concepts, {c['MENTIONS']} MENTIONS, "
+                       f"{c['BROADER']} BROADER")
+
+
+def _param(text: str) -> tuple[str, object]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip().isidentifier():
+        raise QueryError(Messages.BAD_PARAM.format(text=text))
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        parsed = value
+    return name.strip(), parsed
+
+
+def _plain(value: object) -> object:
+    """Driver values (temporal, spatial …) as JSON-friendly values."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, (dt.date, dt.datetime, dt.time)) or hasattr(value, "iso_format"):
+        return value.iso_format() if hasattr(value, "iso_format") else value.isoformat()
+    return str(value)
+
+
+@click.command()
+@click.argument("query")
+@click.option("--out", "out", type=click.Path(path_type=Path, file_okay=False),
+              default=Path("kg-out"), show_default=True,
+              help="Without --uri: the build whose local server to ask (started if needed).")
+@_bolt_options
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+              help="Query parameter $NAME; VALUE is read as JSON when it parses (numbers, "
+                   "true, [lists], \"strings\"), else as text. Repeatable.")
+@format_option
+def cypher(query: str, out: Path, uri: str | None, user: str | None, password: str | None,
+           database: str | None, params: tuple[str, ...], fmt: str) -> None:
+    """Run a Cypher QUERY with parameters, on --uri or on the local server of --out.
+
+    Without --uri (and without $NEO4J_URI), the graph built in --out is served
+    by a local ArcadeDB server, started in the background the first time and
+    reused afterwards (stop it with 'kg serve OUT --stop').
+
+    \b
+    kg cypher "MATCH (p:Paper)-[:MENTIONS]->(c:Concept {label: \\$l}) RETURN p.id" \\
+        --param 'l="MinHash"'
+    """
+    from kg import bolt
+
+    values = dict(_param(p) for p in params)
+    if not query.strip():
+        raise QueryError(Messages.NO_QUERY_TEXT)
+    if bolt.settings(uri)["uri"]:
+        graph = bolt.connect(uri, user=user, password=password, database=database)
+    else:
+        graph, _ = bolt.local_graph(out)
+    with graph:
+        columns, rows = graph.run_raw(query, values)
+    rows = [_plain(r) for r in rows]
+    emit(rows, columns, fmt)
+
+
+@click.command()
+@out_argument
+@click.option("--port", type=click.IntRange(1, 65535), default=7687, show_default=True,
+              help="Bolt port on 127.0.0.1.")
+@click.option("--background", is_flag=True,
+              help="Start the server, print how to reach it and return (stop it with --stop).")
+@click.option("--stop", is_flag=True, help="Stop the server serving OUT.")
+def serve(out: Path, port: int, background: bool, stop: bool) -> None:
+    """Serve the graph built in OUT over Bolt on 127.0.0.1 (a local ArcadeDB server).
+
+    Prints the URI and credentials for any Bolt client (cypher-shell, the
+    neo4j drivers, 'kg cypher --uri'); Ctrl-C stops it. While it runs,
+    'kg cypher --out OUT' uses it.
+    """
+    from kg import bolt
+    from kg.bolt_server import forget_state, load_state, pid_alive, stop_server
+    from kg.errors import StoreError
+    from kg.store import MODEL, require_built
+
+    if stop:
+        server = load_state(out)
+        if server is None:
+            raise StoreError(Messages.NOT_SERVED.format(out=out))
+        stop_server(server)
+        forget_state(out)
+        click.echo(f"stopped the Bolt server at {server.uri} (pid {server.pid})")
+        return
+    require_built(out, MODEL)
+    running = load_state(out)
+    if running is not None and not background:
+        raise StoreError(Messages.ALREADY_SERVED.format(out=out, uri=running.uri,
+                                                        pid=running.pid))
+    graph, server = bolt.local_graph(out, port=port, progress=sys.stderr.isatty())
+    graph.close()
+    click.echo(f"serving {out} at {server.uri}  user {server.user}  password {server.password}"
+               f"  database {server.database}  (pid {server.pid})")
+    if background:
+        click.echo(f"stop it with: kg serve {out} --stop")
+        return
+    click.echo("press Ctrl-C to stop")
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with INT ignored
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as cleanly as Ctrl-C
+    signal.signal(signal.SIGHUP, _interrupt)
+    try:
+        while pid_alive(server.pid):
+            time.sleep(0.5)
+        raise StoreError(Messages.SERVER_EXITED.format(uri=server.uri))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_server(server)
+        forget_state(out, server)
+    click.echo("stopped")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+COMMANDS = [push, cypher, serve]

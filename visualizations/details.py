@@ -1,0 +1,81 @@
+"""Plain-text tooltips and panel texts for papers, concepts and their links.
+
+Everything here is plain text: the page puts it into the DOM with
+``textContent``, so no title or abstract can become markup.
+"""
+
+from __future__ import annotations
+
+from kg.model import KnowledgeGraph
+from visualizations.style import short, snippet
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 paper"``, ``"2 papers"``.
+
+    Examples
+    --------
+    >>> plural(1, "paper"), plural(3, "paper")
+    ('1 paper', '3 papers')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def paper_meta(kg: KnowledgeGraph, pid: str) -> str:
+    """``"ID · venue year"`` of a paper."""
+    p = kg.papers[pid]
+    meta = " ".join(str(x) for x in (p.venue, p.year) if x)
+    return f"{p.id}  ·  {meta}" if meta else p.id
+
+
+def paper_tooltip(kg: KnowledgeGraph, pid: str) -> str:
+    """Title, id, venue/year, an abstract snippet and the paper's concepts.
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph, Paper
+    >>> kg = KnowledgeGraph(papers={"p": Paper("p", "A title", "An abstract.", year=2018)})
+    >>> print(paper_tooltip(kg, "p"))
+    A title
+    p  ·  2018
+    <BLANKLINE>
+    An abstract.
+    """
+    p = kg.papers[pid]
+    lines = [p.title, paper_meta(kg, pid), "", snippet(p.abstract)]
+    labels = sorted(kg.concepts[c].label for c in kg.paper_concepts.get(pid, ()))
+    if labels:
+        lines += ["", "concepts: " + short(", ".join(labels), 300)]
+    return "\n".join(lines)
+
+
+def concept_tooltip(kg: KnowledgeGraph, cid: str, *, extra: str = "") -> str:
+    """Label, type, number of papers, aliases, broader concepts and definition."""
+    c = kg.concepts[cid]
+    n = len(kg.concept_papers.get(cid, ()))
+    lines = [c.label, f"{c.type} · {plural(n, 'paper')}"]
+    if extra:
+        lines.append(extra)
+    aliases = sorted(set(c.aliases) - {c.label})
+    if aliases:
+        lines.append("also: " + ", ".join(aliases[:8]))
+    broader = [kg.concepts[b].label for b in c.broader if b in kg.concepts]
+    if broader:
+        lines.append("under: " + ", ".join(broader))
+    if c.definition:
+        lines += ["", snippet(c.definition, 240)]
+    return "\n".join(lines)
+
+
+def first_evidence(kg: KnowledgeGraph) -> dict[tuple[str, str], str]:
+    """The sentence of each (paper, concept) pair's first mention."""
+    first: dict[tuple[str, str], str] = {}
+    for m in kg.mentions:
+        first.setdefault((m.paper, m.concept), m.sentence)
+    return first
+
+
+def mention_tooltip(kg: KnowledgeGraph, pid: str, cid: str, count: int, sentence: str) -> str:
+    """Which paper mentions which concept, how often, and the sentence that says so."""
+    return (f"{short(kg.papers[pid].title, 80)}\nmentions {kg.concepts[cid].label}"
+            f" ({count}×)\n\n“{snippet(sentence, 280)}”")
