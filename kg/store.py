@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 import rdflib
-from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from oxrdflib import OxigraphStore
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
 from kg.errors import Messages, StoreError
 from kg.model import KnowledgeGraph

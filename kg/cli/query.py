@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import format_option, out_argument
+from kg.cli.options import engine_option, format_option, out_argument
 from kg.model import CONCEPT_TYPES
 from kg.output import emit
 
@@ -24,19 +24,20 @@ def _model(out: Path):
 @click.option("--concept", "concept", metavar="TEXT",
               help="Only papers about this concept or a narrower one (label, alias or acronym).")
 @click.option("--exact", is_flag=True, help="With --concept: leave out narrower concepts.")
+@engine_option
 @format_option
-def papers(out: Path, concept: str | None, exact: bool, fmt: str) -> None:
+def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -> None:
     """List the papers in OUT, or those about a concept."""
-    from queries import python as q
-
-    kg = _model(out)
     if concept is None:
+        kg = _model(out)
         rows = [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
                  "concepts": len(kg.paper_concepts.get(p.id, ()))}
                 for p in sorted(kg.papers.values(), key=lambda p: p.id)]
         emit(rows, ["id", "title", "year", "venue", "concepts"], fmt)
         return
-    rows = q.papers_for_concept(kg, concept, narrower=not exact)
+    from queries.engines import run
+
+    rows = run(engine, out, "papers_for_concept", concept, narrower=not exact)
     emit(rows, ["id", "title", "mentions", "concepts"], fmt)
 
 
@@ -55,12 +56,13 @@ def concepts(out: Path, ctype: str | None, fmt: str) -> None:
 @click.command()
 @out_argument
 @click.argument("paper_id", metavar="ID")
+@engine_option
 @format_option
-def paper(out: Path, paper_id: str, fmt: str) -> None:
+def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
     """Show one paper and its concepts, with the sentences that mention them."""
-    from queries import python as q
+    from queries.engines import run
 
-    row = q.paper(_model(out), paper_id)
+    row = run(engine, out, "paper", paper_id)
     if fmt == "json":
         json.dump(row, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

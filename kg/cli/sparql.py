@@ -1,0 +1,160 @@
+"""``kg sparql``, ``kg related``, ``kg cooccur``, ``kg path``, ``kg stats``, ``kg export``,
+``kg push-sparql``: raw SPARQL, the question helpers, exports and pushing to a server."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from kg.cli.options import engine_option, format_option, out_argument
+from kg.output import emit
+
+
+@click.command()
+@out_argument
+@click.argument("query", required=False)
+@click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Read the query from FILE (.rq) instead of the command line.")
+@format_option
+def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
+    """Run a SPARQL SELECT, ASK or CONSTRUCT query on the store in OUT.
+
+    The project prefixes (kgv:, kgc:, kgp:, skos:, dcterms:, schema:, prov:, rdf:,
+    rdfs:, xsd:) are predefined. SELECT and ASK give a table, SPARQL results JSON
+    or CSV; CONSTRUCT gives Turtle (table), JSON-LD (json) or N-Triples (csv).
+    """
+    from kg.errors import Messages, QueryError
+    from queries.raw import run_query
+
+    if query is not None and file is not None:
+        raise QueryError(Messages.QUERY_ARGS)
+    if file is not None:
+        query = file.read_text(encoding="utf-8")
+    if not query or not query.strip():
+        raise QueryError(Messages.NO_QUERY)
+    sys.stdout.write(run_query(out, query, fmt))
+
+
+@click.command()
+@out_argument
+@click.argument("paper_id", metavar="ID")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@engine_option
+@format_option
+def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None:
+    """Papers that share concepts with paper ID (rare shared concepts count more)."""
+    from queries.engines import run
+
+    emit(run(engine, out, "related_papers", paper_id, limit=limit),
+         ["id", "score", "title", "shared"], fmt)
+
+
+@click.command()
+@out_argument
+@click.argument("concept", metavar="CONCEPT")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@engine_option
+@format_option
+def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
+    """Concepts that papers about CONCEPT (or a narrower one) also mention."""
+    from queries.engines import run
+
+    emit(run(engine, out, "cooccurring", concept, limit=limit),
+         ["label", "type", "papers", "paper_ids"], fmt)
+
+
+@click.command()
+@out_argument
+@click.argument("a", metavar="CONCEPT_A")
+@click.argument("b", metavar="CONCEPT_B")
+@engine_option
+@format_option
+def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
+    """The shortest path from CONCEPT_A to CONCEPT_B through papers, with evidence."""
+    from queries.engines import run
+
+    rows = run(engine, out, "concept_path", a, b)
+    if fmt == "table" and not rows:
+        click.echo("(the two names are the same concept)")
+        return
+    if fmt == "table":
+        for r in rows:
+            click.echo(f"{r['step']}. {r['from_label']} → {r['to_label']}  "
+                       f"via {r['paper']}: {r['title']}")
+            for s in dict.fromkeys(r["evidence_from"] + r["evidence_to"]):
+                click.echo(f"     “{' '.join(s.split())}”")
+        return
+    emit(rows, ["step", "from_label", "paper", "to_label", "evidence_from", "evidence_to"], fmt)
+
+
+@click.command()
+@out_argument
+@engine_option
+@format_option
+def stats(out: Path, engine: str, fmt: str) -> None:
+    """Counts of papers, concepts (per type) and mentions; the most frequent concepts."""
+    from queries.engines import run
+
+    st = run(engine, out, "stats")
+    if fmt == "json":
+        json.dump(st, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return
+    if fmt == "csv":
+        emit([{"measure": k, "value": st[k]} for k in ("papers", "concepts", "mentions")]
+             + [{"measure": f"concepts:{t}", "value": n} for t, n in st["by_type"].items()]
+             + [{"measure": f"papers:{c['label']}", "value": c["papers"]}
+                for c in st["top_concepts"]], ["measure", "value"], fmt)
+        return
+    click.echo(f"{st['papers']} papers, {st['concepts']} concepts, {st['mentions']} mentions")
+    click.echo("concepts by type: " + ", ".join(f"{t} {n}" for t, n in st["by_type"].items()))
+    click.echo("")
+    emit(st["top_concepts"], ["label", "papers"], fmt)
+
+
+@click.command()
+@out_argument
+@click.option("--format", "fmt", type=click.Choice(["turtle", "jsonld", "ntriples", "graphml",
+                                                     "csv"]),
+              default="turtle", show_default=True, help="Export format.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write to this file (default: standard output).")
+def export(out: Path, fmt: str, output: Path | None) -> None:
+    """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML or CSV."""
+    from kg.export import export as do_export
+
+    if output is None:
+        do_export(out, fmt, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+        return
+    with open(output, "wb") as f:
+        do_export(out, fmt, f)
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.command("push-sparql")
+@out_argument
+@click.option("--endpoint", required=True, metavar="URL",
+              help="Graph Store Protocol URL (e.g. http://host:8890/sparql-graph-crud-auth), "
+                   "or a SPARQL Update URL with --method update.")
+@click.option("--graph", "graph", metavar="IRI", default=None,
+              help="Named graph to replace (default: https://w3id.org/kg-abstracts/graph).")
+@click.option("--method", type=click.Choice(["put", "update"]), default="put", show_default=True,
+              help="put: Graph Store Protocol PUT; update: SPARQL Update DROP + INSERT DATA.")
+@click.option("--user", default=None, help="User name (HTTP digest or basic auth).")
+@click.option("--password", default=None, envvar="KG_SPARQL_PASSWORD",
+              help="Password (or set KG_SPARQL_PASSWORD).")
+def push_sparql(out: Path, endpoint: str, graph: str | None, method: str, user: str | None,
+                password: str | None) -> None:
+    """Load the graph in OUT into a named graph of a SPARQL server, replacing it."""
+    from kg.sparql_push import DEFAULT_GRAPH, push
+
+    graph = graph or DEFAULT_GRAPH
+    n = push(out, endpoint, graph=graph, method=method, user=user, password=password)
+    click.echo(f"pushed {n} triples into <{graph}> at {endpoint}")
+
+
+COMMANDS = [sparql, related, cooccur, path, stats, export, push_sparql]

@@ -1,0 +1,117 @@
+"""``kg export``: the built graph as Turtle, JSON-LD, N-Triples, GraphML or CSV.
+
+RDF formats are written from the Oxigraph store, triples sorted so the same
+build gives the same bytes. GraphML is the networkx view
+(:func:`kg.graph.to_networkx`: paper and concept nodes, ``mentions``,
+``broader`` and ``shares`` edges; list attributes are joined with ``"; "``
+and missing values left out, as GraphML has no null or list type). CSV is one
+table with a row per paper–concept link:
+
+``paper_id, paper_title, year, venue, concept_id, concept_label, concept_type,
+mentions, evidence``
+
+(``evidence`` is the first sentence of the paper that mentions the concept).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import BinaryIO
+
+import pyoxigraph as ox
+
+from kg.vocab import PREFIXES
+
+FORMATS = ("turtle", "jsonld", "ntriples", "graphml", "csv")
+_RDF = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
+        "ntriples": ox.RdfFormat.N_TRIPLES}
+CSV_COLUMNS = ["paper_id", "paper_title", "year", "venue", "concept_id", "concept_label",
+               "concept_type", "mentions", "evidence"]
+
+
+def sorted_triples(out: Path) -> list[ox.Triple]:
+    """Every triple of the store of ``out`` (default graph), in N-Triples order."""
+    from kg.store import open_store
+
+    store = open_store(Path(out))
+    ts = [ox.Triple(q.subject, q.predicate, q.object)
+          for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
+    ts.sort(key=str)
+    return ts
+
+
+def rdf_bytes(out: Path, fmt: str = "ntriples") -> bytes:
+    """The graph of ``out`` serialised as ``turtle``, ``jsonld`` or ``ntriples``."""
+    prefixes = None if fmt == "ntriples" else PREFIXES
+    return ox.serialize(sorted_triples(out), format=_RDF[fmt], prefixes=prefixes)
+
+
+def _graphml(out: Path, stream: BinaryIO) -> None:
+    import networkx as nx
+
+    from kg.graph import to_networkx
+    from kg.store import load_model
+
+    g = to_networkx(load_model(Path(out)))
+    for _, attrs in list(g.nodes(data=True)) + [(None, d) for *_, d in g.edges(data=True)]:
+        for k in [k for k, v in attrs.items() if v is None]:
+            del attrs[k]
+        for k, v in attrs.items():
+            if isinstance(v, (list, tuple, set)):
+                attrs[k] = "; ".join(str(x) for x in v)
+    nx.write_graphml(g, stream, encoding="utf-8")
+
+
+def csv_rows(out: Path) -> list[dict]:
+    """The rows of the CSV export (one per paper–concept link, by paper then concept id)."""
+    from kg.store import load_model
+
+    kg = load_model(Path(out))
+    first: dict[tuple[str, str], str] = {}
+    for m in kg.mentions:
+        first.setdefault((m.paper, m.concept), m.sentence)
+    rows = []
+    for pid in sorted(kg.paper_concepts):
+        p = kg.papers[pid]
+        for cid, n in sorted(kg.paper_concepts[pid].items()):
+            c = kg.concepts[cid]
+            rows.append({"paper_id": pid, "paper_title": p.title, "year": p.year,
+                         "venue": p.venue, "concept_id": cid, "concept_label": c.label,
+                         "concept_type": c.type, "mentions": n,
+                         "evidence": first[(pid, cid)]})
+    return rows
+
+
+def export(out: str | Path, fmt: str, stream: BinaryIO) -> None:
+    """Write the graph of the built folder ``out`` to the binary ``stream`` in ``fmt``.
+
+    Parameters
+    ----------
+    out : path
+        A folder written by ``kg build``.
+    fmt : {"turtle", "jsonld", "ntriples", "graphml", "csv"}
+    stream : binary file
+
+    Examples
+    --------
+    >>> import io
+    >>> buf = io.BytesIO()
+    >>> export("kg-out", "ntriples", buf)  # doctest: +SKIP
+    >>> buf.getvalue().count(b"\\n") > 1000  # doctest: +SKIP
+    True
+    """
+    out = Path(out)
+    if fmt in _RDF:
+        stream.write(rdf_bytes(out, fmt))
+    elif fmt == "graphml":
+        _graphml(out, stream)
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, CSV_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(csv_rows(out))
+        stream.write(buf.getvalue().encode("utf-8"))
+    else:
+        raise ValueError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")

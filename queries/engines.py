@@ -1,0 +1,43 @@
+"""Pick a query engine by name (``--engine``) and run a helper against a built ``OUT``.
+
+Each engine is a module with the helpers of ``docs/queries.md`` plus a way to
+open its source from ``OUT``: the Python engine reads ``model.json``, the
+SPARQL engine opens the Oxigraph store read-only. Register another engine by
+adding it to :data:`ENGINES` and :func:`open_source`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+#: engine name -> module with the helpers; the first one is the default.
+ENGINES = {"sparql": "queries.sparql", "python": "queries.python"}
+
+
+def open_source(engine: str, out: Path) -> Any:
+    """What the helpers of ``engine`` take as their first argument, for the build ``out``."""
+    if engine == "python":
+        from kg.store import load_model
+
+        return load_model(out)
+    if engine == "sparql":
+        from kg.store import open_store
+
+        return open_store(out)
+    raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+
+
+def run(engine: str, out: str | Path, helper: str, *args: Any, **kwargs: Any) -> Any:
+    """Answer ``helper(*args, **kwargs)`` with ``engine`` over the built folder ``out``.
+
+    Examples
+    --------
+    >>> run("sparql", "kg-out", "related_papers", "neurips2026-abstracts-3")  # doctest: +SKIP
+    [{'id': 'neurips2026-abstracts-14', ...}]
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    module = importlib.import_module(ENGINES[engine])
+    return getattr(module, helper)(open_source(engine, Path(out)), *args, **kwargs)
