@@ -7,10 +7,16 @@
     ``doc.spans["kg_concepts"]``: spans labelled with the concept id, the
     longest match winning where matches overlap; ``span.kb_id_`` is
     ``"acronym"`` or ``"phrase"``.
+
+``kg_coined_names``
+    Finds names the authors coin ("we propose DeepFoo", "FooBench, a
+    benchmark …"); writes ``doc.spans["kg_coined"]`` (see
+    :mod:`extractors.patterns`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from spacy.language import Language
@@ -67,6 +73,25 @@ def surface_variants(form: str) -> set[str]:
     return out
 
 
+_AMERICAN = [
+    (re.compile(r"iz(e|es|ed|er|ers|ing|ation|ations)\b"), r"is\1"),
+    (re.compile(r"(analy|paraly)z(e|es|ed|ing)\b"), r"\1s\2"),
+    (re.compile(r"(model|label|signal|level|channel)(ing|ed)\b"), r"\1l\2"),
+    (re.compile(r"\b(behavi|neighb|col)or"), r"\1our"),
+]
+
+
+def british_variant(form: str) -> str:
+    """The British spelling of an American phrase (the same phrase when there is none).
+
+    >>> british_variant("batch normalization"), british_variant("neighborhood modeling")
+    ('batch normalisation', 'neighbourhood modelling')
+    """
+    for pattern, repl in _AMERICAN:
+        form = pattern.sub(repl, form)
+    return form
+
+
 class ConceptMatcher:
     """Match concept labels, aliases and acronyms; see the module docstring."""
 
@@ -81,6 +106,8 @@ class ConceptMatcher:
     def add_phrases(self, concept_id: str, forms: Iterable[str]) -> None:
         """Match every variant of ``forms`` (case-insensitive) as ``concept_id``."""
         new = []
+        forms = list(forms)
+        forms += [b for b in map(british_variant, forms) if b not in forms]
         for form in forms:
             for v in surface_variants(form):
                 key = v.lower()
@@ -112,3 +139,11 @@ class ConceptMatcher:
 def make_concept_matcher(nlp: Language, name: str) -> ConceptMatcher:
     """Factory for :class:`ConceptMatcher` (terms are added after creation)."""
     return ConceptMatcher(nlp, name)
+
+
+@Language.factory("kg_coined_names")
+def make_coined_names(nlp: Language, name: str):
+    """Factory for :class:`extractors.patterns.CoinedNameMatcher` ("we propose DeepFoo")."""
+    from extractors.patterns import CoinedNameMatcher
+
+    return CoinedNameMatcher(nlp, name)

@@ -19,9 +19,41 @@ _IRREGULAR = {
     "children": "child", "men": "man", "women": "woman", "mice": "mouse", "geese": "goose",
     "leaves": "leaf", "halves": "half", "lives": "life", "processes": "process",
 }
+# British -> American spellings, so "regularisation" and "regularization" share a key.
+_ISE_STEMS = ("optim|minim|maxim|regular|normal|general|parameter|parametr|character|summar|"
+              "recogn|visual|token|random|initial|special|real|util|organ|categor|vector|"
+              "standard|linear|central|local|stabil|quant|discret|binar|personal|emphas|"
+              "synthes|hypothes|memor|prior|symmetr|factor|lemmat|capital|modular|util")
+_BRITISH = [
+    (re.compile(rf"^({_ISE_STEMS})is(e|es|ed|er|ers|ing|ation|ations|ability|able)$"), r"\1iz\2"),
+    (re.compile(r"^(.{3,})isations?$"), r"\1ization"),
+    (re.compile(r"^(.*)(analy|paraly)s(e|es|ed|ing)$"), r"\1\2z\3"),
+    (re.compile(r"^(model|label|signal|travel|cancel|level|tunnel|fuel|channel)l(ing|ed|er|ers)$"),
+     r"\1\2"),
+    (re.compile(r"^(behavi|neighb|col|fav|hum|harb|rum|vap|flav|lab)our(s|al|ed|ing|hood|hoods)?$"),
+     r"\1or\2"),
+    (re.compile(r"^(cent|fib|met|lit)re(s|d)?$"), r"\1er\2"),
+    (re.compile(r"^catalogue(s)?$"), r"catalog\1"),
+    (re.compile(r"^grey$"), "gray"),
+]
 _DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 _NON_WORD = re.compile(r"[^\w\s]+")
 _SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=200_000)
+def american(word: str) -> str:
+    """American spelling of a lower-case British word (a conservative rule list).
+
+    >>> [american(w) for w in ["regularisation", "modelling", "behaviour", "analyse", "noise"]]
+    ['regularization', 'modeling', 'behavior', 'analyze', 'noise']
+    """
+    if len(word) < 4:
+        return word
+    for pattern, repl in _BRITISH:
+        if pattern.match(word):
+            return pattern.sub(repl, word)
+    return word
 
 
 @lru_cache(maxsize=200_000)
@@ -48,17 +80,20 @@ def singular(word: str) -> str:
 
 
 def norm_key(text: str) -> str:
-    """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words.
+    """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words,
+    American spelling.
 
     >>> norm_key("Graph-Neural Networks")
     'graph neural network'
     >>> norm_key("GNNs") == norm_key("gnn")
     True
+    >>> norm_key("Regularisation") == norm_key("regularizations")
+    True
     """
     text = unicodedata.normalize("NFKC", text).lower()
     text = _DASHES.sub(" ", text)
     text = _NON_WORD.sub(" ", text)
-    return " ".join(singular(w) for w in _SPACES.split(text.strip()) if w)
+    return " ".join(american(singular(w)) for w in _SPACES.split(text.strip()) if w)
 
 
 def acronym_key(text: str) -> str:
@@ -101,3 +136,42 @@ def display_label(text: str) -> str:
         lw = w.lower()
         out.append(singular(lw) if i == len(words) - 1 else lw)
     return " ".join(out)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def near_duplicate(a: str, b: str) -> bool:
+    """True when two normalised keys spell one idea (typos and spellings the rules miss).
+
+    Conservative on purpose: the keys must have the same words count and numbers,
+    every differing word must agree on its first three and last letters, and the
+    keys must be at least 92 % similar (rapidfuzz ``ratio``). Spaces inside a word
+    do not count ("data set" = "dataset").
+
+    >>> near_duplicate("stochastic gradient descend", "stochastic gradient descent")
+    False
+    >>> near_duplicate("hierarchial clustering", "hierarchical clustering")
+    True
+    >>> near_duplicate("supervised learning", "unsupervised learning")
+    False
+    >>> near_duplicate("cifar 10", "cifar 100")
+    False
+    >>> near_duplicate("data set", "dataset")
+    True
+    """
+    from rapidfuzz.distance import Levenshtein
+    from rapidfuzz.fuzz import ratio
+
+    if a == b:
+        return True
+    if a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    wa, wb = a.split(), b.split()
+    if len(wa) != len(wb) or _DIGITS.findall(a) != _DIGITS.findall(b):
+        return False
+    for x, y in zip(wa, wb, strict=True):
+        if x != y and (x[:3] != y[:3] or x[-1] != y[-1] or min(len(x), len(y)) < 5
+                       or Levenshtein.distance(x, y) > 2):
+            return False
+    return ratio(a, b) >= 92

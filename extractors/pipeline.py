@@ -1,12 +1,20 @@
 """Run the extractors over a corpus and return a :class:`~kg.model.KnowledgeGraph`.
 
-The flow is corpus-level on purpose: acronym definitions are collected from
-every paper first (cheap, regex-based), so that "TSFM" defined in one abstract
-is recognised in all of them; then one spaCy pass matches every concept.
+The flow is corpus-level on purpose:
+
+1. acronym definitions are collected from every paper first (cheap,
+   regex-based), so that "TSFM" defined in one abstract is recognised in all;
+2. one spaCy pass over every title and abstract (markup masked, offsets kept)
+   runs the SciERC span model (``tok2vec`` + ``ner``, when its weights are
+   installed), the lexicon/acronym matcher and the coined-name patterns;
+3. :mod:`extractors.resolve` unions the three, drops generic spans, and
+   normalises the new terms into concepts across the corpus (spelling and
+   near-duplicates merged, types voted, placed under their heads).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -17,18 +25,60 @@ from spacy.tokens import Doc
 from extractors import components  # noqa: F401  (registers the factories)
 from extractors.acronyms import find_definitions
 from extractors.components import SPANS_KEY, ConceptMatcher
-from extractors.concepts import SHORT_ACRONYM, ConceptTable
+from extractors.concepts import ConceptTable
 from extractors.lexicon import load_lexicon
-from kg.model import KnowledgeGraph, Mention, Paper, sorted_mentions
+from extractors.markup import mask_markup
+from extractors.patterns import SPANS_KEY as COINED_KEY
+from extractors.resolve import DocSpans, resolve
+from kg.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
+#: Texts from which a second worker process pays for its start-up (model load, pickling).
+MULTIPROCESS_MIN_TEXTS = 600
 
 
-def make_pipeline(table: ConceptTable) -> Language:
-    """A blank English pipeline with a sentencizer and the concept matcher for ``table``."""
-    nlp = spacy.blank("en")
+def span_model_dir() -> Path | None:
+    """The installed span-model directory, or ``None`` when its weights are absent.
+
+    ``KG_SPAN_MODEL`` may name another spaCy pipeline directory (``"none"`` disables
+    the model).
+    """
+    env = os.environ.get("KG_SPAN_MODEL")
+    if env:
+        return None if env.lower() == "none" else Path(env)
+    from extractors.span_model import MODEL_DIR
+
+    if (MODEL_DIR / "config.cfg").is_file() and (MODEL_DIR / "ner" / "model").is_file():
+        return MODEL_DIR
+    return None
+
+
+def make_pipeline(table: ConceptTable, *, span_model: Path | None | bool = True) -> Language:
+    """The extraction pipeline for ``table``.
+
+    Parameters
+    ----------
+    table : ConceptTable
+        Concepts whose labels, aliases and acronyms the matcher finds.
+    span_model : Path, bool or None
+        A spaCy pipeline directory holding the span model (``tok2vec`` + ``ner``);
+        ``True`` uses the installed one if present, ``False``/``None`` none.
+
+    Returns
+    -------
+    Language
+        ``[tok2vec, ner,] sentencizer, kg_concept_matcher, kg_coined_names``.
+    """
+    model_dir = span_model_dir() if span_model is True else (span_model or None)
+    if model_dir:
+        # a fresh copy: components are added to it, the cached one stays untouched
+        nlp = spacy.load(model_dir, exclude=["parser", "tagger", "lemmatizer",
+                                             "attribute_ruler", "senter"])
+    else:
+        nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
     matcher: ConceptMatcher = nlp.add_pipe("kg_concept_matcher")
+    nlp.add_pipe("kg_coined_names")
     for cid, concept in sorted(table.concepts.items()):
         forms = [concept.label, *(a for a in concept.aliases if not _is_acronym(a, table))]
         matcher.add_phrases(cid, forms)
@@ -49,43 +99,25 @@ def _texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str]]]:
         for f in p.fields:
             text = p.text(f)
             if text.strip():
-                yield text, (p.id, f)
+                yield mask_markup(text), (p.id, f)
 
 
-def _sentence(doc: Doc, start: int) -> str:
-    sent = doc[start].sent
-    return sent.text.strip()
+def doc_spans(doc: Doc, paper_id: str, field: str) -> DocSpans:
+    """Everything the pipeline found in one text, as character offsets."""
+    return DocSpans(
+        paper=paper_id,
+        field=field,
+        sents=[(s.start_char, s.end_char) for s in doc.sents],
+        lexicon=[(s.start_char, s.end_char, s.label_, s.kb_id_) for s in doc.spans[SPANS_KEY]],
+        model=[(e.start_char, e.end_char, _model_type(e.label_)) for e in doc.ents],
+        coined=[(s.start_char, s.end_char, s.label_) for s in doc.spans[COINED_KEY]],
+    )
 
 
-def _doc_mentions(doc: Doc, paper_id: str, field: str, table: ConceptTable) -> list[Mention]:
-    own = table.paper_acronyms.get(paper_id, {})
-    out = []
-    for span in doc.spans[SPANS_KEY]:
-        cid = span.label_
-        if span.kb_id_ == "acronym":
-            short = span.text[:-1] if span.text not in own and span.text.endswith("s") \
-                else span.text
-            cid = own.get(short) or table.by_acronym.get(short) or cid
-        out.append(Mention(
-            paper=paper_id, concept=cid, field=field, start=span.start_char,
-            end=span.end_char, text=span.text, sentence=_sentence(doc, span.start),
-            extractor=span.kb_id_ if span.kb_id_ == "acronym" else "lexicon",
-        ))
-    return out
+def _model_type(label: str) -> str:
+    from extractors.span_model import LABEL_TO_TYPE
 
-
-def _drop_untrusted_acronyms(mentions: list[Mention], table: ConceptTable) -> list[Mention]:
-    """Two-letter acronyms ("PE", "SI") count only where the paper spells out or defines them."""
-    spelled = {(m.paper, m.concept) for m in mentions if m.extractor != "acronym"}
-    keep = []
-    for m in mentions:
-        short = m.text.rstrip("s") if m.text.endswith("s") and len(m.text) > 2 else m.text
-        if (m.extractor == "acronym" and len(short) <= SHORT_ACRONYM
-                and (m.paper, m.concept) not in spelled
-                and short not in table.paper_acronyms.get(m.paper, {})):
-            continue
-        keep.append(m)
-    return keep
+    return LABEL_TO_TYPE.get(label, label.lower() if label.islower() else "concept")
 
 
 def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptTable:
@@ -102,6 +134,8 @@ def extract_corpus(
     lexicons: Iterable[str | Path] = (),
     progress: bool = False,
     batch_size: int = BATCH_SIZE,
+    span_model: Path | None | bool = True,
+    n_process: int | None = None,
 ) -> KnowledgeGraph:
     """Extract concept mentions from ``papers`` and return the knowledge graph.
 
@@ -115,38 +149,32 @@ def extract_corpus(
         Show a progress bar on stderr.
     batch_size : int
         Texts per ``nlp.pipe`` batch.
+    span_model : Path, bool or None
+        The span model to use: ``True`` (the installed one, if any), a pipeline
+        directory, or ``False``/``None`` for lexicon, acronyms and patterns only.
+    n_process : int, optional
+        Worker processes; by default 2 for corpora large enough to pay for them.
 
     Examples
     --------
     >>> from kg.model import Paper
-    >>> kg = extract_corpus([Paper("p1", "", "Graph Neural Networks (GNNs) are calibrated.")])
+    >>> kg = extract_corpus([Paper("p1", "", "Graph Neural Networks (GNNs) are calibrated.")],
+    ...                     span_model=False)
     >>> sorted({m.concept for m in kg.mentions})
     ['calibration', 'graph-neural-network']
     """
     table = build_table(papers, lexicons)
-    nlp = make_pipeline(table)
+    nlp = make_pipeline(table, span_model=span_model)
     texts = list(_texts(papers))
-    docs = nlp.pipe(texts, as_tuples=True, batch_size=batch_size)
+    if n_process is None:
+        n_process = 2 if len(texts) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
+            else 1
+    docs = nlp.pipe(texts, as_tuples=True, batch_size=batch_size, n_process=n_process)
     if progress:
         from tqdm import tqdm
 
         docs = tqdm(docs, total=len(texts), unit="text", desc="extracting", leave=False)
-    mentions: list[Mention] = []
-    for doc, (pid, field) in docs:
-        mentions.extend(_doc_mentions(doc, pid, field, table))
-    mentions = sorted_mentions(_drop_untrusted_acronyms(mentions, table))
-    graph = KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions)
-    used = {m.concept for m in mentions}
-    graph.concepts = {cid: table.concepts[cid] for cid in sorted(_with_ancestors(used, table))}
-    return graph
-
-
-def _with_ancestors(ids: set[str], table: ConceptTable) -> set[str]:
-    out = set(ids)
-    stack = list(ids)
-    while stack:
-        for b in table.concepts[stack.pop()].broader:
-            if b not in out:
-                out.add(b)
-                stack.append(b)
-    return out
+    found = [doc_spans(doc, pid, field) for doc, (pid, field) in docs]
+    mentions, concepts = resolve(found, papers, table)
+    return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
+                          concepts=concepts)

@@ -1,0 +1,335 @@
+"""Corpus-level resolution: spans from every extractor → one mention per span, one concept per idea.
+
+Input is what the pipeline found in each text (:class:`DocSpans`): lexicon and
+acronym matches, span-model entities and coined-name pattern matches. The
+overlap policy, per text:
+
+- a model span with exactly the bounds of a lexicon/acronym match takes the
+  lexicon's concept (the boundary is confirmed twice, the identity is curated);
+- a lexicon match strictly inside a longer model span gives way to it (SciERC
+  almost never nests terms: "graph neural network calibration" is one term;
+  its head places it under "calibration" in the hierarchy);
+- a lexicon match that crosses a model span wins (its boundary is curated);
+- a coined name is kept where no other span overlaps it;
+- generic spans ("our method", "the model", "performance", pronouns) are
+  dropped, whoever found them.
+
+Across the corpus, new terms are keyed by :func:`~extractors.normalize.norm_key`
+(case, plural, hyphens, British spelling), near-duplicates are merged
+(:func:`~extractors.normalize.near_duplicate`), each new concept takes the
+majority type of its mentions, and is placed under the longest proper suffix
+that is itself a concept ("fuzzy graph contrastive learning" → "graph
+contrastive learning" → "contrastive learning").
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
+from extractors.generic import concept_words, is_generic
+from extractors.normalize import acronym_key, display_label, near_duplicate, norm_key, slug
+from kg.model import Concept, Mention, Paper, sorted_mentions
+
+MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
+_ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
+_PAREN_DEF = re.compile(r"^(.+?)\s*\(\s*([^()]+?)\s*\)$")
+
+
+@dataclass
+class DocSpans:
+    """What the pipeline found in one text (character offsets into the field)."""
+
+    paper: str
+    field: str
+    sents: list[tuple[int, int]]
+    lexicon: list[tuple[int, int, str, str]]  # start, end, concept id, "phrase"|"acronym"
+    model: list[tuple[int, int, str]]  # start, end, type (incl. "generic")
+    coined: list[tuple[int, int, str]] = field(default_factory=list)  # start, end, type
+
+
+@dataclass
+class _Cand:
+    paper: str
+    field: str
+    start: int
+    end: int
+    extractor: str  # lexicon | acronym | model | pattern
+    concept: str | None = None  # known concept, or None for a new term
+    type: str | None = None  # type voted by the model / pattern
+
+
+def resolve(found: list[DocSpans], papers: list[Paper],
+            table: ConceptTable) -> tuple[list[Mention], dict[str, Concept]]:
+    """Mentions and the concepts they use (with broader ancestors), for the whole corpus."""
+    by_id = {p.id: p for p in papers}
+    cands: list[_Cand] = []
+    for ds in found:
+        text = by_id[ds.paper].text(ds.field)
+        cands.extend(_merge_doc(ds, text, table))
+    cands = _drop_untrusted_acronyms(cands, table, by_id)
+    types: dict[str, Counter[str]] = defaultdict(Counter)
+    _assign_new_terms(cands, by_id, table, types)
+
+    sents = {(ds.paper, ds.field): ds.sents for ds in found}
+    mentions, seen = [], set()
+    for c in cands:
+        key = (c.paper, c.field, c.start, c.end)
+        if c.concept is None or key in seen:
+            continue
+        seen.add(key)
+        text = by_id[c.paper].text(c.field)
+        mentions.append(Mention(
+            paper=c.paper, concept=c.concept, field=c.field, start=c.start, end=c.end,
+            text=text[c.start:c.end], sentence=_sentence(text, sents[(c.paper, c.field)],
+                                                         c.start, c.end),
+            extractor=c.extractor,
+        ))
+    used = {m.concept for m in mentions}
+    for cid in used:
+        concept = table.concepts[cid]
+        if concept.origin != "lexicon" and types.get(cid):
+            concept.type = _vote(types[cid], concept.label)
+    _place_by_head(used, table)
+    concepts = {cid: table.concepts[cid] for cid in sorted(_with_ancestors(used, table))}
+    return sorted_mentions(mentions), concepts
+
+
+# -- per text -------------------------------------------------------------------------
+
+def _strip(text: str, s: int, e: int) -> tuple[int, int]:
+    while s < e and not text[s].isalnum() and text[s] not in "([{\"'":
+        s += 1
+    while e > s and (text[e - 1].isspace() or text[e - 1] in ",;:."):
+        e -= 1
+    return s, e
+
+
+def _merge_doc(ds: DocSpans, text: str, table: ConceptTable) -> list[_Cand]:
+    own = table.paper_acronyms.get(ds.paper, {})
+    lex = []
+    for s, e, cid, kind in ds.lexicon:
+        if kind == "acronym":
+            short = text[s:e]
+            short = short[:-1] if short not in own and short.endswith("s") else short
+            cid = own.get(short) or table.by_acronym.get(short) or cid
+        lex.append(_Cand(ds.paper, ds.field, s, e,
+                         "acronym" if kind == "acronym" else "lexicon", cid))
+    model = []
+    for s, e, t in ds.model:
+        s, e = _strip(text, s, e)
+        if e <= s or t == "generic":
+            continue
+        model.append((s, e, t))
+    model = [(s, e, t) for s, e, t in model if not is_generic(_term_part(text[s:e]))]
+    lex = _join_definitions(lex, text)
+
+    out: list[_Cand] = []
+    taken: dict[tuple[int, int], str] = {}
+    for c in lex:
+        same = [m for m in model if (m[0], m[1]) == (c.start, c.end)]
+        if same:
+            c.type = same[0][2]
+            taken[(c.start, c.end)] = c.concept or ""
+            out.append(c)
+        elif any(m[0] <= c.start and c.end <= m[1] for m in model):
+            continue  # inside a longer term
+        else:
+            out.append(c)
+    lex_bounds = [(c.start, c.end) for c in out]
+    for s, e, t in model:
+        if (s, e) in taken or any(_crosses((s, e), b) for b in lex_bounds):
+            continue
+        if len(text[s:e].split()) > MAX_TERM_WORDS:
+            continue
+        out.append(_Cand(ds.paper, ds.field, s, e, "model", type=t))
+    bounds = [(c.start, c.end) for c in out]
+    for s, e, t in ds.coined:
+        if not any(_overlaps((s, e), b) for b in bounds):
+            out.append(_Cand(ds.paper, ds.field, s, e, "pattern", type=t))
+    return out
+
+
+def _term_part(surface: str) -> str:
+    """The long form of "long form (LF)", else the surface itself."""
+    m = _PAREN_DEF.match(surface)
+    return m.group(1) if m else surface
+
+
+def _join_definitions(lex: list[_Cand], text: str) -> list[_Cand]:
+    """ "convolutional neural networks (CNNs)": one mention of one concept, as SciERC marks it."""
+    out: list[_Cand] = []
+    for c in lex:
+        prev = out[-1] if out else None
+        if (prev is not None and c.extractor == "acronym" and prev.concept == c.concept
+                and text[prev.end:c.start].strip() == "(" and text[c.end:c.end + 1] == ")"):
+            out[-1] = _Cand(prev.paper, prev.field, prev.start, c.end + 1, prev.extractor,
+                            prev.concept, prev.type)
+            continue
+        out.append(c)
+    return out
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _crosses(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Overlapping, and neither contains the other."""
+    return _overlaps(a, b) and not (a[0] <= b[0] and b[1] <= a[1]) \
+        and not (b[0] <= a[0] and a[1] <= b[1])
+
+
+def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int) -> str:
+    starts = [s for s, _ in sents]
+    i = max(0, bisect.bisect_right(starts, start) - 1)
+    j = max(i, bisect.bisect_left(starts, end) - 1)
+    if not sents:
+        return text.strip()
+    return text[sents[i][0]:max(sents[j][1], end)].strip()
+
+
+def _drop_untrusted_acronyms(cands: list[_Cand], table: ConceptTable,
+                             papers: dict[str, Paper]) -> list[_Cand]:
+    """Two-letter acronyms ("PE", "SI") count only where the paper spells out or defines them."""
+    spelled = {(c.paper, c.concept) for c in cands if c.extractor != "acronym"}
+    keep = []
+    for c in cands:
+        if c.extractor == "acronym":
+            text = papers[c.paper].text(c.field)[c.start:c.end]
+            short = text[:-1] if text.endswith("s") and len(text) > 2 else text
+            if (len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled
+                    and short not in table.paper_acronyms.get(c.paper, {})):
+                continue
+        keep.append(c)
+    return keep
+
+
+# -- across the corpus ------------------------------------------------------------------
+
+def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: ConceptTable,
+                      types: dict[str, Counter[str]]) -> None:
+    """Give every model/pattern candidate a concept: an existing one or a new one."""
+    groups: dict[str, list[tuple[_Cand, str]]] = defaultdict(list)
+    for c in cands:
+        if c.concept is not None:
+            if c.type:
+                types[c.concept][c.type] += 1
+            continue
+        surface = _term_part(papers[c.paper].text(c.field)[c.start:c.end])
+        words = concept_words(surface)
+        phrase = " ".join(words)
+        known = _known(phrase, c.paper, table)
+        if known:
+            c.concept = known
+            types[known][c.type or ""] += 1
+            continue
+        key = norm_key(phrase)
+        if key:
+            groups[key].append((c, phrase))
+    # near-duplicates ("regularisation methods" / "regularization method" share a key
+    # already); typos and spelling variants beyond the rules merge into the most
+    # frequent spelling, or into a known concept.
+    canon = _canonical_keys({k: len(v) for k, v in groups.items()}, table)
+    for key, members in groups.items():
+        target = canon.get(key, key)
+        cid = table.by_key.get(target)
+        if cid is None:
+            surfaces = Counter(display_label(p) for _, p in groups[target])
+            surfaces += Counter(display_label(p) for k, v in groups.items()
+                                if canon.get(k) == target and k != target for _, p in v)
+            label = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+            origin = "pattern" if all(c.extractor == "pattern" for c, _ in members) else "model"
+            cid = _new_concept(table, target, label, origin)
+        concept = table.concepts[cid]
+        if key != target:
+            table.by_key.setdefault(key, cid)
+        for c, phrase in members:
+            c.concept = cid
+            types[cid][c.type or ""] += 1
+            form = phrase.strip()
+            if (form != concept.label and form not in concept.aliases
+                    and len(concept.aliases) < 12):
+                concept.aliases.append(form)
+
+
+def _known(phrase: str, paper: str, table: ConceptTable) -> str | None:
+    short = acronym_key(phrase)
+    if _ACRONYM_LIKE.match(phrase):
+        own = table.paper_acronyms.get(paper, {})
+        if short in own:
+            return own[short]
+        if short in table.by_acronym and len(short) > SHORT_ACRONYM:
+            return table.by_acronym[short]
+    return table.by_key.get(norm_key(phrase))
+
+
+def _canonical_keys(counts: dict[str, int], table: ConceptTable) -> dict[str, str]:
+    """Map each new key that near-duplicates a known or more frequent key onto it."""
+    buckets: dict[tuple[int, str], list[str]] = defaultdict(list)
+    for k in table.by_key:
+        buckets[_bucket(k)].append(k)
+    out = {}
+    for key in sorted(counts, key=lambda k: (-counts[k], k)):
+        if len(key) < 6:
+            continue
+        b = _bucket(key)
+        match = next((k for k in buckets[b] if near_duplicate(key, k)), None)
+        if match:
+            out[key] = out.get(match, match)
+        else:
+            buckets[b].append(key)
+    return out
+
+
+def _bucket(key: str) -> tuple[int, str]:
+    return len(key.split()), key[:3]
+
+
+def _new_concept(table: ConceptTable, key: str, label: str, origin: str) -> str:
+    cid = slug(label)
+    while cid in table.concepts:
+        cid += "-x"
+    table.concepts[cid] = Concept(id=cid, label=label, type=guess_type(label), aliases=[],
+                                  broader=[], origin=origin)
+    table.by_key[key] = cid
+    return cid
+
+
+def _vote(counter: Counter[str], label: str) -> str:
+    counts = Counter({t: n for t, n in counter.items() if t and t != "generic"})
+    if not counts:
+        return guess_type(label)
+    guess = guess_type(label)
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0] != guess, kv[0]))[0]
+
+
+def _place_by_head(used: set[str], table: ConceptTable) -> None:
+    """New concepts go under their longest proper suffix that is a concept in use or curated."""
+    known = {norm_key(table.concepts[c].label): c for c in used}
+    known.update({k: c for k, c in table.by_key.items()
+                  if table.concepts[c].origin == "lexicon"})
+    for cid in sorted(used):
+        concept = table.concepts[cid]
+        if concept.origin == "lexicon":
+            continue
+        words = norm_key(concept.label).split()
+        for i in range(1, len(words)):
+            b = known.get(" ".join(words[i:]))
+            if b and b != cid:
+                concept.broader = [b]
+                break
+
+
+def _with_ancestors(ids: set[str], table: ConceptTable) -> set[str]:
+    out = set(ids)
+    stack = list(ids)
+    while stack:
+        for b in table.concepts[stack.pop()].broader:
+            if b not in out:
+                out.add(b)
+                stack.append(b)
+    return out
