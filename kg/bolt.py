@@ -440,3 +440,21 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
             server.out = str(out.resolve())
             save_state(server, out)
         return load_served(server, out, progress=progress), server
+
+
+def open_graph(out: str | Path) -> BoltGraph:
+    """The Bolt graph that ``--engine cypher`` asks about the build ``out``.
+
+    The server of ``NEO4J_URI`` (with ``NEO4J_USER``, ``NEO4J_PASSWORD``,
+    ``NEO4J_DATABASE``) when it is set — push the build there first with
+    ``kg push`` — else the local server of ``out`` (:func:`local_graph`).
+
+    Examples
+    --------
+    >>> from queries import cypher
+    >>> cypher.stats(open_graph("kg-out"))["papers"]  # doctest: +SKIP
+    19
+    """
+    if settings()["uri"]:
+        return connect()
+    return local_graph(out)[0]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 #: engine name -> module with the helpers; the first one is the default.
-ENGINES = {"sparql": "queries.sparql", "python": "queries.python"}
+ENGINES = {"sparql": "queries.sparql", "python": "queries.python", "cypher": "queries.cypher"}
 
 
 def open_source(engine: str, out: Path) -> Any:
@@ -26,6 +26,10 @@ def open_source(engine: str, out: Path) -> Any:
         from kg.store import open_store
 
         return open_store(out)
+    if engine == "cypher":  # $NEO4J_URI, else the local Bolt server of OUT (kg.bolt)
+        from kg.bolt import open_graph
+
+        return open_graph(out)
     raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
 
 

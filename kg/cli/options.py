@@ -16,4 +16,5 @@ format_option = click.option(
     help="Output format.")
 engine_option = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
-    help="Query engine: SPARQL over the Oxigraph store, or Python over model.json.")
+    help="Query engine: SPARQL over the Oxigraph store, Python over model.json, or "
+         "Cypher over Bolt ($NEO4J_URI, else a local server of OUT).")
