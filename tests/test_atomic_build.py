@@ -1,0 +1,192 @@
+"""Nothing is lost: a failed, interrupted or killed build leaves the previous OUT intact.
+
+The interruption tests run the real ``kg build`` in a child process with one stage wrapped
+so that it announces itself on stdout; the test then sends a real SIGINT or SIGTERM, so
+the signal lands in a known stage without any timing guesswork.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from kg.build import _clean_leftovers, _signals_held, _swap_in, build
+from kg.errors import OutputError
+from tests.conftest import shared_file
+from tests.guard import GOOD_JSONL, ROOT, assert_intact, copy_out, kg, leftovers, snapshot
+
+# Runs `kg ARGS…` with the stage named in argv[1] wrapped to print REACHED when it starts
+# ("extract": concept extraction; "write": after the RDF is written into the temporary
+# folder, then waits there to be interrupted).
+CHILD = textwrap.dedent("""
+    import sys, time
+    import kg.build
+    import extractors.pipeline
+
+    stage = sys.argv[1]
+    if stage == "extract":
+        real_extract = extractors.pipeline.extract_corpus
+        def extract(*args, **kwargs):
+            print("REACHED", flush=True)
+            return real_extract(*args, **kwargs)
+        extractors.pipeline.extract_corpus = extract
+    else:
+        real_write = kg.build.write_rdf
+        def write(graph, tmp):
+            n = real_write(graph, tmp)
+            print("REACHED", flush=True)
+            time.sleep(600)
+            return n
+        kg.build.write_rdf = write
+
+    sys.argv = ["kg", *sys.argv[2:]]
+    from kg.cli import main
+    main()
+""")
+
+
+@pytest.fixture(scope="module")
+def good_out(tmp_path_factory):
+    src = tmp_path_factory.mktemp("good") / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    return build([src], src.parent / "out").out
+
+
+@pytest.fixture
+def out(good_out, tmp_path):
+    return copy_out(good_out, tmp_path / "out")
+
+
+def _interrupt(stage: str, sig: int, *args: object) -> subprocess.CompletedProcess:
+    child = subprocess.Popen([sys.executable, "-c", CHILD, stage, *map(str, args)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=ROOT)
+    try:
+        first = child.stdout.readline()
+        assert first == "REACHED\n", first or child.stderr.read()
+        child.send_signal(sig)
+        stdout, stderr = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return subprocess.CompletedProcess(child.args, child.returncode, first + stdout, stderr)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_while_writing_leaves_previous_out(out, sig):
+    before = snapshot(out)
+    example = ROOT / "examples" / "neurips2026-abstracts.txt"
+    proc = _interrupt("write", sig, "build", example, "-o", out, "-q")
+    assert proc.returncode == 130
+    assert proc.stderr == "kg: interrupted; nothing was changed\n"
+    assert_intact(out, before)
+    # and it still answers questions
+    rows = json.loads(kg("papers", out, "--concept", "GNNs", "--format", "json",
+                         check=True).stdout)
+    assert [r["id"] for r in rows] == ["g1", "g2"]
+
+
+def test_interrupt_during_extraction_of_a_real_corpus(out):
+    corpus = shared_file("neurips2018.jsonl")
+    before = snapshot(out)
+    proc = _interrupt("extract", signal.SIGTERM, "build", corpus, "-o", out, "-q")
+    assert proc.returncode == 130
+    assert proc.stderr == "kg: interrupted; nothing was changed\n"
+    assert_intact(out, before)
+
+
+def test_first_build_interrupted_leaves_nothing(tmp_path):
+    out = tmp_path / "fresh"
+    example = ROOT / "examples" / "neurips2026-abstracts.txt"
+    proc = _interrupt("write", signal.SIGTERM, "build", example, "-o", out, "-q")
+    assert proc.returncode == 130
+    assert not out.exists() and leftovers(out) == []
+
+
+def test_failing_stage_reports_one_line_and_keeps_out(out, monkeypatch, tmp_path):
+    """A full disk while writing the page: one clear line, OUT untouched, temp folder gone."""
+    import visualizations.views
+
+    def full_disk(graph, path):
+        path.write_text("half a page")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(visualizations.views, "default_page", full_disk)
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    before = snapshot(out)
+    with pytest.raises(OutputError) as e:
+        build([src], out)
+    assert str(e.value).startswith(f"cannot write the output {out}: No space left on device (")
+    assert_intact(out, before)
+
+
+def test_unexpected_failure_keeps_out_and_cleans_up(out, monkeypatch, tmp_path):
+    import kg.build as kb
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(kb, "write_manifest", broken)
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    before = snapshot(out)
+    with pytest.raises(RuntimeError, match="a bug"):
+        build([src], out)
+    assert_intact(out, before)
+
+
+def test_failed_swap_puts_the_old_out_back(out, tmp_path):
+    before = snapshot(out)
+    with pytest.raises(FileNotFoundError):
+        _swap_in(tmp_path / "never-written", out)
+    assert_intact(out, before)
+
+
+def test_signals_during_the_swap_are_held_until_it_is_done():
+    before = signal.getsignal(signal.SIGINT)
+    with _signals_held() as caught:
+        signal.raise_signal(signal.SIGINT)  # would raise KeyboardInterrupt here otherwise
+        signal.raise_signal(signal.SIGTERM)
+        assert caught == [signal.SIGINT, signal.SIGTERM]
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_leftovers_of_killed_builds_are_cleaned_live_ones_kept(out, tmp_path):
+    dead = _dead_pid()
+    stale_tmp = tmp_path / f".out.tmp-{dead}-abc123"
+    stale_old = tmp_path / f".out.old-{dead}"
+    live = tmp_path / f".out.tmp-{os.getppid()}-running"  # another build still at work
+    for d in (stale_tmp, stale_old, live):
+        d.mkdir()
+        (d / "graph.ttl").write_text("partial")
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    build([src], out)
+    assert leftovers(out) == [live.name]
+
+
+def test_out_moved_aside_by_a_killed_build_comes_back(good_out, tmp_path):
+    """Killed between the two renames, OUT is missing and ``.OUT.old-PID`` holds it.
+
+    The next build into OUT starts by putting it back (and then replaces it as usual).
+    """
+    aside = copy_out(good_out, tmp_path / f".out.old-{_dead_pid()}")
+    before = snapshot(aside)
+    out = tmp_path / "out"
+    _clean_leftovers(out)
+    assert_intact(out, before)
