@@ -21,6 +21,7 @@ COMMAND_MODULES = [
     "kg.cli.build",
     "kg.cli.query",
     "kg.cli.cypher",
+    "kg.cli.eval",
 ]
 
 

@@ -1,0 +1,213 @@
+"""Extraction quality, measured exactly as the project's official scorer measures it.
+
+Two measures (see ``../shared/eval/README``):
+
+SciERC spans (:func:`score_scierc`)
+    The gold abstracts are rebuilt from their tokens (brackets unescaped, no
+    space before closing punctuation), extracted, and every mention in the
+    abstract whose type is not ``generic`` is compared with the gold entities
+    (Generic excluded) on exact token-boundary spans: precision, recall and F1,
+    untyped and typed (our types mapped to SciERC's by name).
+Author keywords (:func:`score_keywords`)
+    Of the author keywords that occur in a paper's title or abstract (after
+    :func:`kw_norm`: lower case, hyphens as spaces, punctuation dropped, naive
+    singular), the share found among the paper's mention texts, concept labels
+    and aliases.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kg.model import KnowledgeGraph, Paper
+
+_BR = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
+       "``": '"', "''": '"'}
+_NOSPACE_BEFORE = {",", ".", ";", ":", ")", "]", "}", "'s", "n't", "%", "?", "!"}
+_NOSPACE_AFTER = {"(", "[", "{"}
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F1 from counts."""
+
+    tp: int
+    fp: int
+    fn: int
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
+class SpanScores:
+    """SciERC span scores: untyped and typed, Generic excluded."""
+
+    untyped: PRF
+    typed: PRF
+    documents: int
+    gold: int
+
+
+@dataclass(frozen=True)
+class KeywordScores:
+    """Author-keyword recall."""
+
+    present: int
+    recalled: int
+    papers: int
+
+    @property
+    def recall(self) -> float:
+        return self.recalled / self.present if self.present else 0.0
+
+
+def detokenize(doc: dict) -> tuple[str, list[tuple[int, int]]]:
+    """A SciERC document's text and its tokens' character spans, as the scorer rebuilds them.
+
+    >>> detokenize({"sentences": [["A", "-LRB-", "B", "-RRB-", "works", "."]]})[0]
+    'A (B) works.'
+    """
+    toks = [_BR.get(t, t) for s in doc["sentences"] for t in s]
+    text, spans = "", []
+    for i, t in enumerate(toks):
+        if i and t not in _NOSPACE_BEFORE and toks[i - 1] not in _NOSPACE_AFTER:
+            text += " "
+        spans.append((len(text), len(text) + len(t)))
+        text += t
+    return text, spans
+
+
+def scierc_type(our_type: str | None) -> str | None:
+    """The SciERC label our type maps to (by name, like the scorer); ``None`` for generic.
+
+    >>> [scierc_type(t) for t in ["method", "task", "dataset", "metric", "concept", "generic"]]
+    ['Method', 'Task', 'Material', 'Metric', 'OtherScientificTerm', None]
+    """
+    t = (our_type or "").lower()
+    if "generic" in t:
+        return None
+    if any(k in t for k in ("task", "problem", "application")):
+        return "Task"
+    if any(k in t for k in ("metric", "measure", "score")):
+        return "Metric"
+    if any(k in t for k in ("dataset", "material", "data", "benchmark", "corpus")):
+        return "Material"
+    if any(k in t for k in ("method", "model", "algorithm", "architecture", "technique", "system")):
+        return "Method"
+    return "OtherScientificTerm"
+
+
+def read_jsonl(path: str | Path) -> list[dict]:
+    """The JSON objects of a JSON Lines file."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def scierc_papers(gold: list[dict]) -> list[Paper]:
+    """Papers for SciERC documents: id and title are the ``doc_key``, the abstract its text."""
+    return [Paper(id=d["doc_key"], title=d["doc_key"], abstract=detokenize(d)[0]) for d in gold]
+
+
+def predictions(graph: KnowledgeGraph) -> dict[str, dict]:
+    """``kg extract --format jsonl`` records of ``graph``, by paper id."""
+    out = {}
+    for pid in graph.papers:
+        mentions = graph.mentions_by_paper.get(pid, [])
+        cids = sorted({m.concept for m in mentions})
+        out[pid] = {
+            "id": pid,
+            "mentions": [{"field": m.field, "start": m.start, "end": m.end, "text": m.text,
+                          "type": graph.concepts[m.concept].type, "concept": m.concept}
+                         for m in mentions],
+            "concepts": [{"id": c, "label": graph.concepts[c].label,
+                          "type": graph.concepts[c].type,
+                          "aliases": sorted(set(graph.concepts[c].aliases))} for c in cids],
+        }
+    return out
+
+
+def score_scierc(gold: list[dict], preds: dict[str, dict]) -> SpanScores:
+    """Exact-span scores of ``preds`` (``kg extract`` records by id) against SciERC ``gold``."""
+    tp = fp = fn = ttp = n_gold = 0
+    for d in gold:
+        text, spans = detokenize(d)
+        starts = {s: i for i, (s, _) in enumerate(spans)}
+        ends = {e: i for i, (_, e) in enumerate(spans)}
+        g = {(s, e): t for sent in d["ner"] for s, e, t in sent if t != "Generic"}
+        p: dict[tuple, str] = {}
+        for m in preds.get(d["doc_key"], {}).get("mentions", []):
+            if m.get("field", "abstract") != "abstract":
+                continue
+            ty = scierc_type(m.get("type"))
+            a, b = m["start"], m["end"]
+            while a < b and text[a] == " ":
+                a += 1
+            if ty is None:
+                continue
+            if a not in starts or b not in ends:
+                p[("bad", a, b)] = ty
+                continue
+            p[(starts[a], ends[b])] = ty
+        hits = set(g) & set(p)
+        tp += len(hits)
+        ttp += sum(1 for k in hits if g[k] == p[k])
+        fp += len(set(p) - set(g))
+        fn += len(set(g) - set(p))
+        n_gold += len(g)
+    # as in the official scorer, typed P/R use the untyped error counts: a span with the
+    # right bounds and the wrong type is simply not a typed hit
+    return SpanScores(untyped=PRF(tp, fp, fn), typed=PRF(ttp, fp, fn),
+                      documents=len(gold), gold=n_gold)
+
+
+def kw_norm(text: str) -> str:
+    """The scorer's keyword key: lower case, ``-_/`` as spaces, punctuation dropped, singular.
+
+    >>> kw_norm("Generative Adversarial Networks"), kw_norm("policy-gradient methods")
+    ('generative adversarial network', 'policy gradient method')
+    """
+    s = re.sub(r"[-_/]+", " ", text.lower())
+    s = re.sub(r"[^\w\s]", "", s)
+    out = []
+    for w in s.split():
+        if w.endswith("ies") and len(w) > 4:
+            w = w[:-3] + "y"
+        elif w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+            w = w[:-1]
+        out.append(w)
+    return " ".join(out)
+
+
+def score_keywords(papers: Iterable[Paper], preds: dict[str, dict]) -> KeywordScores:
+    """Recall of the author keywords present in each paper's title or abstract."""
+    present = hit = n = 0
+    for paper in papers:
+        n += 1
+        text = f" {kw_norm(paper.title + ' ' + paper.abstract)} "
+        rec = preds.get(str(paper.id), {})
+        found = {kw_norm(m.get("text", "")) for m in rec.get("mentions", [])}
+        for c in rec.get("concepts", []):
+            found.add(kw_norm(c.get("label", "")))
+            found.update(kw_norm(a) for a in c.get("aliases", []) or [])
+        for k in paper.keywords:
+            nk = kw_norm(k)
+            if not nk or f" {nk} " not in text:
+                continue
+            present += 1
+            hit += nk in found
+    return KeywordScores(present=present, recalled=hit, papers=n)

@@ -1,0 +1,95 @@
+"""``kg eval scierc`` and ``kg eval keywords``: extraction quality, scored officially."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
+                                                       exists=True))
+pred_option = click.option(
+    "--pred", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
+    help="Score this `kg extract --format jsonl` output instead of extracting now.")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+lexicon_option = click.option(
+    "--lexicon", "lexicons", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+    help="Extra SKOS lexicon (Turtle); may be repeated.")
+
+
+def _extract(papers, lexicons):
+    from extractors.evaluation import predictions
+    from extractors.pipeline import extract_corpus
+
+    return predictions(extract_corpus(papers, lexicons=lexicons, progress=sys.stderr.isatty()))
+
+
+def _preds(path: Path) -> dict[str, dict]:
+    from extractors.evaluation import read_jsonl
+
+    return {str(r["id"]): r for r in read_jsonl(path)}
+
+
+@click.group(name="eval")
+def eval_group() -> None:
+    """Measure extraction quality on annotated data."""
+
+
+@eval_group.command()
+@path_argument
+@pred_option
+@lexicon_option
+@json_option
+def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: bool) -> None:
+    """Exact-span precision, recall and F1 on a SciERC file (e.g. dev.jsonl), Generic excluded.
+
+    Mentions typed "generic" are ignored; a mention counts only if it starts and ends on
+    gold token boundaries. Typed scores also require the type (ours mapped to SciERC's).
+    """
+    from extractors.evaluation import read_jsonl, scierc_papers, score_scierc
+
+    gold = read_jsonl(path)
+    preds = _preds(pred) if pred else _extract(scierc_papers(gold), lexicons)
+    s = score_scierc(gold, preds)
+    rows = {"untyped": s.untyped, "typed": s.typed}
+    if as_json:
+        click.echo(json.dumps({k: [round(v.precision, 3), round(v.recall, 3), round(v.f1, 3)]
+                               for k, v in rows.items()}
+                              | {"documents": s.documents, "gold_spans": s.gold}))
+        return
+    click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.gold} gold spans "
+               "(Generic excluded), exact spans")
+    click.echo(f"{'':9}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
+    for name, v in rows.items():
+        click.echo(f"{name:9}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
+                   f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
+
+
+@eval_group.command()
+@path_argument
+@pred_option
+@lexicon_option
+@json_option
+def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: bool) -> None:
+    """Recall of author keywords that appear in the title or abstract (PATH.jsonl).
+
+    A keyword counts as recalled when it equals, ignoring case, plural and hyphens, a
+    mention text, a concept label or an alias that the toolkit returns for its paper.
+    """
+    from extractors.evaluation import score_keywords
+    from kg.readers import read_corpus
+
+    papers = read_corpus([path]).papers
+    preds = _preds(pred) if pred else _extract(papers, lexicons)
+    s = score_keywords(papers, preds)
+    if as_json:
+        click.echo(json.dumps({"present_keywords": s.present, "recalled": s.recalled,
+                               "recall": round(s.recall, 3)}))
+        return
+    click.echo(f"keywords {path.name}: {s.papers} papers, {s.present} author keywords present "
+               f"in the text, {s.recalled} recalled: recall {s.recall:.3f}")
+
+
+COMMANDS = [eval_group]
