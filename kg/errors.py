@@ -67,6 +67,8 @@ class Messages:
     NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
+    NOT_MENTIONED = "no paper mentions '{label}' or a narrower concept"
+    VIEW_NEEDS = "--view {view} needs {option}"
     BAD_LEXICON = "lexicon {path}: {detail}"
     # SPARQL (queries.sparql, kg.cli.sparql, kg.export, kg.sparql_push)
     NO_PATH = "no path links '{a}' and '{b}' through papers"

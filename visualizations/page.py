@@ -124,7 +124,8 @@ def render(view: View) -> str:
     False
     """
     net = view.net
-    fixed = apply_positions(net.nodes, net.edges)
+    preset = bool(net.nodes) and all("x" in n and "y" in n for n in net.nodes)
+    fixed = preset or apply_positions(net.nodes, net.edges)
     kinds = sorted({e.get("kind", "") for e in net.edges} & EDGE_KINDS.keys(),
                    key=list(EDGE_KINDS).index)
     data = {

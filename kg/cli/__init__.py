@@ -20,8 +20,10 @@ from kg.errors import KGError
 COMMAND_MODULES = [
     "kg.cli.build",
     "kg.cli.query",
+    "kg.cli.sparql",
     "kg.cli.cypher",
     "kg.cli.eval",
+    "kg.cli.viz",
 ]
 
 

@@ -1,0 +1,61 @@
+"""``kg viz``: write an interactive, offline page of a built graph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kg.cli.options import out_argument
+from kg.errors import KGError, Messages
+
+
+class ViewOptionError(KGError):
+    """A ``kg viz`` view is missing the option it needs."""
+
+
+@click.command()
+@out_argument
+@click.option("--view", type=click.Choice(["graph", "concepts", "focus", "bridge"]),
+              default=None, help="Which page: papers and concepts (graph, the default), the "
+              "concept map, a focus on one node, or the bridges between two topics.")
+@click.option("--focus", "focus", metavar="TEXT",
+              help="Concept (label, alias or acronym) or paper id to centre on; implies "
+              "--view focus.")
+@click.option("--depth", type=click.IntRange(1, 6), default=2, show_default=True,
+              help="With --focus: how many paper–concept steps to walk out.")
+@click.option("--bridge", "bridge", nargs=2, metavar="A B",
+              help="Two topics; implies --view bridge.")
+@click.option("--min-papers", type=click.IntRange(1), default=1, show_default=True,
+              help="Leave out concepts mentioned by fewer papers.")
+@click.option("--max-nodes", type=click.IntRange(1), default=None,
+              help="Cap on nodes (graph 1500, concepts 300, focus 300 by default).")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
+              help="HTML file to write [default: OUT/VIEW.html].")
+def viz(out: Path, view: str | None, focus: str | None, depth: int,
+        bridge: tuple[str, str] | None, min_papers: int, max_nodes: int | None,
+        output: Path | None) -> None:
+    """Write an interactive page of OUT: one HTML file that works offline."""
+    from kg.store import load_model
+    from visualizations.views import make_view, write_view
+
+    view = view or ("focus" if focus else "bridge" if bridge else "graph")
+    if view == "focus" and not focus:
+        raise ViewOptionError(Messages.VIEW_NEEDS.format(view=view, option="--focus TEXT"))
+    if view == "bridge" and not bridge:
+        raise ViewOptionError(Messages.VIEW_NEEDS.format(view=view, option="--bridge A B"))
+    kg = load_model(out)
+    limits = {"max_nodes": max_nodes} if max_nodes else {}
+    if view == "graph" or view == "concepts":
+        page = make_view(kg, view, min_papers=min_papers, **limits)
+    elif view == "focus":
+        page = make_view(kg, view, text=focus, depth=depth, min_papers=min_papers, **limits)
+    else:
+        page = make_view(kg, view, topic_a=bridge[0], topic_b=bridge[1],
+                         **({"limit": max_nodes} if max_nodes else {}))
+    path = output or out / f"{view}.html"
+    write_view(page, path)
+    click.echo(f"wrote {path}: {len(page.net.nodes)} nodes, {len(page.net.edges)} links")
+
+
+COMMANDS = [viz]

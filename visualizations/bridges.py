@@ -1,0 +1,154 @@
+"""The bridge view: two topics, the papers between them and the concepts that connect them.
+
+This is the drawing hook for the bridges question (issue 6):
+:func:`bridge_network` takes the two resolved topics (concept-id sets, each a
+concept with its narrower concepts) and ranked bridge rows, and lays them out
+left (topic A), middle (bridge papers) and right (topic B). Until the ranked
+answer exists in ``queries``, :func:`direct_bridges` supplies a simple one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pyvis.network import Network
+
+from kg.graph import concept_node, paper_node
+from kg.model import KnowledgeGraph
+from visualizations.details import concept_tooltip, first_evidence, mention_tooltip, paper_tooltip
+from visualizations.networks import _wrap, new_network
+from visualizations.style import SIDE_COLORS, node_size, short, snippet
+
+ROW_GAP = 70
+COLUMN_X = {"a": -480, "bridge": 0, "b": 480}
+
+
+def direct_bridges(kg: KnowledgeGraph, a: set[str], b: set[str]) -> list[dict]:
+    """Papers that mention concepts of both topics, rarest concepts first (Σ IDF).
+
+    A stand-in for the ranked bridges of ``kg bridge``; rows have ``id``,
+    ``title``, ``score``, ``a_concepts`` and ``b_concepts`` (ids).
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph, Mention, Paper
+    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
+    >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pqr"},
+    ...                     mentions=[m("p", "gnn"), m("p", "llm"), m("q", "gnn")])
+    >>> [r["id"] for r in direct_bridges(kg, {"gnn"}, {"llm"})]
+    ['p']
+    """
+    rows = []
+    for pid, counts in kg.paper_concepts.items():
+        ca, cb = sorted(set(counts) & a), sorted(set(counts) & b)
+        if ca and cb:
+            score = round(sum(kg.idf(c) for c in {*ca, *cb}), 6)
+            rows.append({"id": pid, "title": kg.papers[pid].title, "score": score,
+                         "a_concepts": ca, "b_concepts": cb})
+    return sorted(rows, key=lambda r: (-r["score"], r["id"]))
+
+
+def bridge_network(
+    kg: KnowledgeGraph, a: set[str], b: set[str], bridges: Sequence[dict],
+    connectors: Iterable[str] = (), *, limit: int = 40,
+) -> Network:
+    """Topic A's concepts on the left, B's on the right, bridge papers in the middle.
+
+    Parameters
+    ----------
+    kg : KnowledgeGraph
+    a, b : set of str
+        Concept ids of the two topics (each a concept and its narrower ones).
+    bridges : sequence of dict
+        Ranked rows with at least ``id`` (a paper id), best first.
+    connectors : iterable of str
+        Ids of concepts that connect the sides indirectly; drawn in the middle
+        column below the papers, linked to the bridge papers that mention them.
+    limit : int
+        Draw at most this many bridge papers.
+
+    Examples
+    --------
+    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
+    >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pq"},
+    ...     concepts={c: Concept(c, c) for c in ("gnn", "llm")},
+    ...     mentions=[m("p", "gnn"), m("p", "llm"), m("q", "gnn")])
+    >>> net = bridge_network(kg, {"gnn"}, {"llm"}, direct_bridges(kg, {"gnn"}, {"llm"}))
+    >>> sorted(n["group"] for n in net.nodes), len(net.edges)
+    (['a', 'b', 'bridge'], 2)
+    """
+    rows = [r for r in bridges if r["id"] in kg.papers][:limit]
+    papers = [r["id"] for r in rows]
+    linked = {c for p in papers for c in kg.paper_concepts.get(p, ())}
+    side_a = sorted(c for c in a if c in linked or c in kg.concept_papers)
+    side_b = sorted(c for c in b if c in linked or c in kg.concept_papers)
+    side_a = [c for c in side_a if c in linked] or side_a[:1]
+    side_b = [c for c in side_b if c in linked] or side_b[:1]
+    middle = sorted(c for c in set(connectors) - a - b if c in kg.concepts)
+    nodes = []
+    for side, ids in (("a", side_a), ("b", side_b)):
+        for i, cid in enumerate(ids):
+            nodes.append(_side_concept(kg, cid, side, COLUMN_X[side], _y(i, len(ids))))
+    for i, row in enumerate(rows):
+        pid = row["id"]
+        score = row.get("score")
+        nodes.append({
+            "id": paper_node(pid), "label": _wrap(short(kg.papers[pid].title, 64)),
+            "full": kg.papers[pid].title, "kind": "paper", "group": "bridge",
+            "degree": len(kg.paper_concepts.get(pid, ())),
+            "title": paper_tooltip(kg, pid) + (f"\n\nbridge score {score}" if score else ""),
+            "shape": "box", "color": SIDE_COLORS["bridge"], "font": {"color": "#ffffff"},
+            "widthConstraint": {"maximum": 200}, "x": COLUMN_X["bridge"],
+            "y": _y(i, len(rows) + len(middle)),
+        })
+    for j, cid in enumerate(middle):
+        nodes.append(_side_concept(kg, cid, "connector", COLUMN_X["bridge"],
+                                   _y(len(rows) + j, len(rows) + len(middle))))
+    shown = {n["id"] for n in nodes}
+    first = first_evidence(kg)
+    edges = []
+    for pid in papers:
+        for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
+            if concept_node(cid) in shown:
+                edges.append({
+                    "from": paper_node(pid), "to": concept_node(cid), "kind": "mentions",
+                    "value": count, "color": {"color": "#829ab1"},
+                    "title": mention_tooltip(kg, pid, cid, count, first[(pid, cid)]),
+                    "note": f"“{snippet(first[(pid, cid)], 200)}”",
+                })
+    net = new_network()
+    net.nodes, net.edges = nodes, edges
+    net.node_ids = [n["id"] for n in nodes]
+    return net
+
+
+def _y(i: int, n: int) -> float:
+    return (i - (n - 1) / 2) * ROW_GAP
+
+
+def _side_concept(kg: KnowledgeGraph, cid: str, side: str, x: float, y: float) -> dict:
+    c = kg.concepts[cid]
+    n = len(kg.concept_papers.get(cid, ()))
+    return {
+        "id": concept_node(cid), "label": c.label, "full": c.label, "kind": "concept",
+        "group": side, "degree": n, "title": concept_tooltip(kg, cid), "shape": "dot",
+        "size": node_size(n), "color": SIDE_COLORS[side], "x": x, "y": y,
+        "font": {"size": 16, "color": "#102a43", "strokeWidth": 4, "strokeColor": "#ffffff"},
+    }
+
+
+def bridge_legend(a_label: str, b_label: str, *, connectors: bool = False) -> list[dict]:
+    """Legend of a bridge page: the two topics, the bridge papers (and connectors)."""
+    legend = [
+        {"key": "a", "label": f"topic A: {short(a_label, 30)}", "color": SIDE_COLORS["a"],
+         "shape": "dot"},
+        {"key": "bridge", "label": "bridge papers", "color": SIDE_COLORS["bridge"],
+         "shape": "box"},
+        {"key": "b", "label": f"topic B: {short(b_label, 30)}", "color": SIDE_COLORS["b"],
+         "shape": "dot"},
+    ]
+    if connectors:
+        legend.append({"key": "connector", "label": "connecting concepts",
+                       "color": SIDE_COLORS["connector"], "shape": "dot"})
+    return legend
