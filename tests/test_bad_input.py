@@ -234,3 +234,81 @@ def test_same_record_twice_is_not_an_error(tmp_path):
     f.write_text(GOOD_JSONL + GOOD_JSONL.splitlines(keepends=True)[0], encoding="utf-8")
     proc = kg("build", f, "-o", tmp_path / "o", check=True)
     assert "3 papers" in proc.stdout and proc.stderr == ""
+
+
+# -- handled, not rejected -------------------------------------------------------------
+
+
+def _assert_offsets_exact(out):
+    model = json.loads((out / "model.json").read_text(encoding="utf-8"))
+    papers = {p["id"]: p for p in model["papers"]}
+    for m in model["mentions"]:
+        assert papers[m["paper"]][m["field"]][m["start"]:m["end"]] == m["text"], m
+    return model
+
+
+@pytest.mark.xfail(reason="extractors.pipeline keeps spaCy's nlp.max_length of 1,000,000 "
+                          "characters (E088); TODO for the extraction engineer: raise it to "
+                          "the longest text", raises=AssertionError)
+def test_a_1mb_abstract_is_handled(tmp_path):
+    filler = "lorem ipsum dolor sit amet consectetur. "
+    abstract = ("We use graph neural networks. " + filler * (2**20 // len(filler))
+                + "Finally, diffusion models.")
+    assert len(abstract.encode("utf-8")) > 2**20
+    f = tmp_path / "big.jsonl"
+    f.write_text(json.dumps({"id": "big", "abstract": abstract}) + "\n", encoding="utf-8")
+    out = tmp_path / "o"
+    proc = kg("build", f, "-o", out, "-q")
+    assert proc.returncode == 0, proc.stderr[-500:]
+    model = _assert_offsets_exact(out)
+    found = {(m["concept"], m["start"]) for m in model["mentions"]}
+    assert ("graph-neural-network", 7) in found
+    assert any(start > 2**20 for _c, start in found)
+
+
+NOISY = [
+    {"id": "latex", "title": r"$\ell_1$-regression with \emph{graph neural networks}",
+     "abstract": r"We prove an $O(\sqrt{d/n})$ bound for \textbf{graph neural networks} "
+                 r"(GNNs) \cite{kipf2017} and diffusion models~\ref{sec:x}. "
+                 r"$$\mathcal{L} = \sum_i \|x_i\|^2$$ Reinforcement learning \\ too."},
+    {"id": "html", "title": "<b>Diffusion</b> &amp; <i>graph neural networks</i>",
+     "abstract": "<p>We study <em>graph neural networks</em> &amp; diffusion models "
+                 "&lt;fast&gt;.</p><br/><script>alert(1)</script> Reinforcement learning."},
+    {"id": "markdown", "title": "**Diffusion models** for `GNNs`",
+     "abstract": "# Intro\n\nWe use **graph neural networks** and _diffusion models_; see "
+                 "[the code](https://example.org/x_(y)). \n- reinforcement learning\n"
+                 "> quoted `x = y*z`"},
+    {"id": "unicode", "title": "Ｇｒａｐｈ neural networks\u2028line and\x85next",
+     "abstract": "Graph\u00a0neural networks \u2028 with diffusion models\u2029 and "
+                 "e\u0301motion \U0001F600 reinforcement learning. \u200b Ünïcödé "
+                 "graph neural networks."},
+]
+
+
+def test_latex_html_markdown_and_unicode_noise_builds_with_exact_offsets(tmp_path):
+    f = tmp_path / "noisy.jsonl"
+    f.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in NOISY),
+                 encoding="utf-8")
+    assert "\u2028" in f.read_text(encoding="utf-8")  # raw, as JSON allows
+    out = tmp_path / "o"
+    kg("build", f, "-o", out, "-q", check=True)
+    model = _assert_offsets_exact(out)
+    papers = {p["id"]: p for p in model["papers"]}
+    assert {pid: (p["title"], p["abstract"]) for pid, p in papers.items()} == {
+        r["id"]: (r["title"], r["abstract"]) for r in NOISY}
+    by_paper = {}
+    for m in model["mentions"]:
+        by_paper.setdefault(m["paper"], set()).add(m["concept"])
+    # plain words between the markup are still found in every record
+    assert all("reinforcement-learning" in by_paper.get(r["id"], ()) for r in NOISY), by_paper
+
+
+def test_extract_offsets_on_noise_are_exact(tmp_path):
+    f = tmp_path / "noisy.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in NOISY), encoding="utf-8")
+    proc = kg("extract", f, check=True)
+    records = {r["id"]: r for r in NOISY}
+    for line in proc.stdout.splitlines():
+        rec = json.loads(line)
+        for m in rec["mentions"]:
+            assert records[rec["id"]][m["field"]][m["start"]:m["end"]] == m["text"]
