@@ -34,6 +34,9 @@ from kg.model import KnowledgeGraph
 ENV = {"uri": "NEO4J_URI", "user": "NEO4J_USER", "password": "NEO4J_PASSWORD",
        "database": "NEO4J_DATABASE"}
 
+#: URI schemes of the Bolt protocol (direct, routed; with TLS).
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+
 #: Neo4j 5 uniqueness constraints (each also creates the index MERGE needs).
 CONSTRAINTS = (
     "CREATE CONSTRAINT kg_paper_id IF NOT EXISTS FOR (p:Paper) REQUIRE p.id IS UNIQUE",
@@ -199,6 +202,8 @@ def connect(uri: str | None = None, *, user: str | None = None, password: str | 
     if not s["uri"]:
         raise StoreError(Messages.BOLT_BAD_URI.format(uri=""))
     uri = s["uri"]
+    if uri.partition("://")[0].lower() not in BOLT_SCHEMES:
+        raise StoreError(Messages.BOLT_BAD_URI.format(uri=uri))
     auth = (s["user"], s["password"] or "")
     try:
         driver = neo4j.GraphDatabase.driver(uri, auth=auth, connection_timeout=10,

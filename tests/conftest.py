@@ -41,3 +41,38 @@ def shared_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not found: the shared data folder is not next to the repo")
     return path
+
+
+@pytest.fixture(scope="session")
+def neurips2018_build(tmp_path_factory):
+    """../shared/data/neurips2018.jsonl (1003 papers) built once per session, without a page."""
+    from kg.build import build
+
+    src = shared_file("neurips2018.jsonl")
+    return build([src], tmp_path_factory.mktemp("neurips2018") / "out", page=False)
+
+
+# The Bolt server fixtures (``bolt``, ``bolt_example``): see tests/servers_bolt.py.
+from tests.servers_bolt import bolt, bolt_example  # noqa: E402, F401
+
+
+@pytest.fixture(scope="session")
+def neurips2018_out(tmp_path_factory) -> Path:
+    """../shared/data/neurips2018.jsonl (1003 papers) built once per session (~20 s)."""
+    from kg.build import build
+
+    src = shared_file("neurips2018.jsonl")
+    out = tmp_path_factory.mktemp("neurips2018") / "out"
+    build([src], out, page=False)
+    return out
+
+
+@pytest.fixture(scope="session")
+def virtuoso(tmp_path_factory):
+    """A real Virtuoso server on free 127.0.0.1 ports (see tests/servers.py), or skip."""
+    from tests.servers import Virtuoso, virtuoso_available
+
+    if not virtuoso_available():
+        pytest.skip("virtuoso-t not installed (apt-get install virtuoso-opensource)")
+    with Virtuoso(tmp_path_factory.mktemp("virtuoso")) as server:
+        yield server
