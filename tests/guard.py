@@ -9,6 +9,12 @@ import sys
 from pathlib import Path
 
 import pyoxigraph as ox
+from hypothesis import settings
+
+# Property tests stay quick in CI; KG_HYPOTHESIS_PROFILE=deep searches much harder.
+settings.register_profile("ci", max_examples=40, deadline=None)
+settings.register_profile("deep", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("KG_HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,6 +9,7 @@ exit status 2; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import importlib
+import re
 import signal
 import sys
 
@@ -27,6 +28,23 @@ COMMAND_MODULES = [
 ]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters written as escapes.
+
+    Error messages quote user input (a paper id, a concept, a record); this keeps
+    them on one line and keeps terminal escape sequences out of the terminal.
+
+    Examples
+    --------
+    >>> one_line("no paper with id 'a\\nb\\x1b[31m'")
+    "no paper with id 'a\\\\nb\\\\x1b[31m'"
+    """
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+
+
 class KGGroup(click.Group):
     """A click group that turns known errors into one-line messages."""
 
@@ -36,7 +54,7 @@ class KGGroup(click.Group):
         except KGError as e:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"kg: error: {e}", err=True)
+            click.echo(f"kg: error: {one_line(str(e))}", err=True)
             ctx.exit(e.exit_code)
         except KeyboardInterrupt:
             click.echo("kg: interrupted; nothing was changed", err=True)
