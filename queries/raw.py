@@ -49,6 +49,24 @@ def compact(term: object) -> str:
     return str(term)
 
 
+def _syntax_detail(message: str, text: str) -> str:
+    """Oxigraph's parse error in one short line: position, then what went wrong."""
+    message = " ".join(message.split())
+    m = re.match(r"error at (\d+):(\d+): (.*)", message)
+    if not m:
+        return message[:200]
+    line, col, rest = int(m.group(1)), int(m.group(2)), m.group(3)
+    if "Prefix not found" in rest:
+        lines = text.splitlines() or [""]
+        before = lines[min(line, len(lines)) - 1][: max(col - 1, 0)]
+        found = re.findall(r"([A-Za-z][\w.-]*)?:[\w.-]*$", before)
+        name = found[-1] if found else ""
+        return f"error at {line}:{col}: unknown prefix '{name}:'"
+    if len(rest) > 120:
+        rest = rest[:117].rstrip() + "…"
+    return f"error at {line}:{col}: {rest}"
+
+
 def query(store: ox.Store, text: str):
     """Run ``text`` on ``store`` with the project prefixes; errors become one line.
 
@@ -60,8 +78,8 @@ def query(store: ox.Store, text: str):
     try:
         return store.query(text, prefixes=PREFIXES)
     except SyntaxError as e:
-        detail = " ".join(str(e).split())
-        raise QueryError(Messages.SPARQL_SYNTAX.format(detail=detail)) from None
+        raise QueryError(Messages.SPARQL_SYNTAX.format(detail=_syntax_detail(str(e), text))) \
+            from None
     except (OSError, ValueError, RuntimeError) as e:
         detail = " ".join(str(e).split())
         raise QueryError(Messages.SPARQL_FAILED.format(detail=detail)) from None

@@ -52,17 +52,18 @@ def connect(src: Source) -> ox.Store | rdflib.Graph:
 
 def _py(term):
     """A pyoxigraph or rdflib term as a plain Python value (IRIs as str)."""
-    if term is None:
-        return None
-    if isinstance(term, ox.Literal):
+    kind = type(term)
+    if kind is ox.NamedNode:
+        return term.value
+    if kind is ox.Literal:
         dt = term.datatype.value
         if dt in _INTS:
             return int(term.value)
         if dt in _FLOATS:
             return float(term.value)
         return term.value
-    if isinstance(term, ox.NamedNode):
-        return term.value
+    if term is None:
+        return None
     if isinstance(term, rdflib.Literal):
         dt = str(term.datatype) if term.datatype else None
         if dt in _INTS:
@@ -88,7 +89,7 @@ def select(src: Source, query: str) -> list[dict]:
         if isinstance(store, ox.Store):
             res = store.query(text)
             names = [v.value for v in res.variables]
-            return [{n: _py(row[n]) for n in names} for row in res]
+            return [dict(zip(names, map(_py, row), strict=True)) for row in res]
         res = store.query(text)
         names = [str(v) for v in res.vars]
         return [{n: _py(row[i]) for i, n in enumerate(names)} for row in res]
@@ -97,11 +98,13 @@ def select(src: Source, query: str) -> list[dict]:
 
 
 def _cid(value: str) -> str:
-    return unquote(value[len(CONCEPT_NS):])
+    local = value[len(CONCEPT_NS):]
+    return unquote(local) if "%" in local else local
 
 
 def _pid(value: str) -> str:
-    return unquote(value[len(PAPER_NS):])
+    local = value[len(PAPER_NS):]
+    return unquote(local) if "%" in local else local
 
 
 def _concept_iris(ids: Iterable[str]) -> list[str]:
@@ -114,18 +117,18 @@ def _paper_iris(ids: Iterable[str]) -> list[str]:
 
 def load_concepts(src: Source) -> dict[str, Concept]:
     """Every concept of the store with its labels, type and broader concepts."""
-    rows = select(src, """
-        SELECT ?c ?label ?type ?p ?v WHERE {
-          ?c a skos:Concept ; skos:prefLabel ?label .
-          OPTIONAL { ?c kgv:conceptType ?type }
-          OPTIONAL { VALUES ?p { skos:altLabel skos:hiddenLabel skos:broader } ?c ?p ?v }
-        }""")
     out: dict[str, Concept] = {}
-    for r in rows:
+    for r in select(src, """
+        SELECT ?c ?label ?type WHERE {
+          ?c a skos:Concept ; skos:prefLabel ?label . OPTIONAL { ?c kgv:conceptType ?type } }"""):
         cid = _cid(r["c"])
-        c = out.get(cid)
+        out[cid] = Concept(cid, r["label"], type=r["type"] or "concept")
+    for r in select(src, """
+        SELECT ?c ?p ?v WHERE {
+          VALUES ?p { skos:altLabel skos:hiddenLabel skos:broader } ?c ?p ?v }"""):
+        c = out.get(_cid(r["c"]))
         if c is None:
-            c = out[cid] = Concept(cid, r["label"], type=r["type"] or "concept")
+            continue
         p, v = r["p"], r["v"]
         if p == PREFIXES["skos"] + "altLabel":
             c.aliases.append(v)
