@@ -26,11 +26,8 @@ RETURN c.id AS id, c.label AS label, c.type AS type, c.aliases AS aliases,
 """
 
 _PAPERS_FOR_CONCEPT = """
-MATCH (a:Concept {id: $id})
-MATCH (c:Concept)-[:BROADER*0..]->(a)
-WHERE $narrower OR c = a
-WITH DISTINCT c
-MATCH (p:Paper)-[m:MENTIONS]->(c)
+UNWIND $ids AS cid
+MATCH (c:Concept {id: cid})<-[m:MENTIONS]-(p:Paper)
 WITH p, sum(m.count) AS mentions, collect(DISTINCT c.label) AS concepts,
      min(m.first) AS first, collect([m.first, m.evidence[0]]) AS evidence
 RETURN p.id AS id, p.title AS title, p.year AS year, p.venue AS venue, mentions, concepts,
@@ -62,15 +59,12 @@ LIMIT $limit
 """
 
 _COOCCURRING = """
-MATCH (n:Concept)-[:BROADER*0..]->(:Concept {id: $id})
-WITH collect(DISTINCT n.id) AS anchors
-MATCH (p:Paper)-[:MENTIONS]->(n:Concept)
-WHERE n.id IN anchors
-WITH anchors, collect(DISTINCT p) AS papers
-UNWIND papers AS p
+UNWIND $ids AS cid
+MATCH (:Concept {id: cid})<-[:MENTIONS]-(p:Paper)
+WITH DISTINCT p
 MATCH (p)-[:MENTIONS]->(d:Concept)
-WHERE NOT d.id IN anchors
-WITH d, collect(DISTINCT p.id) AS paper_ids
+WHERE NOT d.id IN $ids
+WITH d, collect(p.id) AS paper_ids
 RETURN d.id AS id, d.label AS label, d.type AS type, size(paper_ids) AS papers, paper_ids
 ORDER BY papers DESC, id
 LIMIT $limit
@@ -126,7 +120,19 @@ def concept_model(g: BoltGraph) -> KnowledgeGraph:
 
 def resolve(g: BoltGraph, text: str) -> Concept:
     """The concept that ``text`` names (label, alias, acronym; see :mod:`queries.resolve`)."""
-    return resolve_concept(concept_model(g), text)
+    known = g.cache.setdefault("resolved", {})
+    if text not in known:
+        known[text] = resolve_concept(concept_model(g), text)
+    return known[text]
+
+
+def narrower_ids(g: BoltGraph, concept_id: str) -> list[str]:
+    """``concept_id`` and every concept below it through ``BROADER`` links, sorted.
+
+    The hierarchy is the one read from the server with the concepts
+    (:func:`concept_model`), walked like :meth:`kg.model.KnowledgeGraph.descendants`.
+    """
+    return sorted(concept_model(g).descendants(concept_id))
 
 
 def _no_paper(g: BoltGraph, paper_id: str) -> NotFoundError:
@@ -150,7 +156,8 @@ def papers_for_concept(g: BoltGraph, text: str, *, narrower: bool = True) -> lis
     ['neurips2026-abstracts-14', 'neurips2026-abstracts-18', 'neurips2026-abstracts-3']
     """
     concept = resolve(g, text)
-    rows = g.run(_PAPERS_FOR_CONCEPT, {"id": concept.id, "narrower": narrower})
+    ids = narrower_ids(g, concept.id) if narrower else [concept.id]
+    rows = g.run(_PAPERS_FOR_CONCEPT, {"ids": ids})
     for r in rows:
         r["concepts"] = sorted(r["concepts"])
     return rows
@@ -211,7 +218,7 @@ def cooccurring(g: BoltGraph, text: str, *, limit: int = 20) -> list[dict]:
     1
     """
     concept = resolve(g, text)
-    rows = g.run(_COOCCURRING, {"id": concept.id, "limit": int(limit)})
+    rows = g.run(_COOCCURRING, {"ids": narrower_ids(g, concept.id), "limit": int(limit)})
     for r in rows:
         r["paper_ids"] = sorted(r["paper_ids"])
     return rows

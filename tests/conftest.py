@@ -43,15 +43,6 @@ def shared_file(name: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def neurips2018_build(tmp_path_factory):
-    """../shared/data/neurips2018.jsonl (1003 papers) built once per session, without a page."""
-    from kg.build import build
-
-    src = shared_file("neurips2018.jsonl")
-    return build([src], tmp_path_factory.mktemp("neurips2018") / "out", page=False)
-
-
 # The Bolt server fixtures (``bolt``, ``bolt_example``): see tests/servers_bolt.py.
 from tests.servers_bolt import bolt, bolt_example  # noqa: E402, F401
 
@@ -65,6 +56,14 @@ def neurips2018_out(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("neurips2018") / "out"
     build([src], out, page=False)
     return out
+
+
+@pytest.fixture(scope="session")
+def neurips2018_kg(neurips2018_out):
+    """The model of :func:`neurips2018_out` (treat as read-only)."""
+    from kg.store import load_model
+
+    return load_model(neurips2018_out)
 
 
 @pytest.fixture(scope="session")

@@ -114,8 +114,8 @@ def test_replace_drops_what_a_previous_graph_left(bolt, example_kg):
     assert counts(g) == {"Paper": 1, "Concept": 0, "MENTIONS": 0, "BROADER": 0}
 
 
-def test_neurips2018_pushed_twice_keeps_identical_counts(bolt, neurips2018_build):
-    kg = neurips2018_build.graph
+def test_neurips2018_pushed_twice_keeps_identical_counts(bolt, neurips2018_kg):
+    kg = neurips2018_kg
     g = bolt.load(kg)
     first = counts(g)
     assert first == expected_counts(kg)

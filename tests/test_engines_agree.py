@@ -1,0 +1,108 @@
+"""The differential test: every helper gives identical answers in Python, SPARQL and Cypher.
+
+Same items, same order, same ties (docs/queries.md), on the example corpus
+(every concept and paper) and on NeurIPS 2018 (a fixed sample), the Cypher
+engine talking to a real Bolt server (tests/servers_bolt.py).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kg.errors import KGError
+from kg.store import open_store
+from queries import cypher, python, sparql
+
+HELPERS = ("papers_for_concept", "paper", "related_papers", "cooccurring", "concept_path",
+           "stats")
+
+
+def answer(fn, src, *args, **kwargs):
+    """The result, or the error the user would see (engines must agree on failures too)."""
+    try:
+        return ("ok", fn(src, *args, **kwargs))
+    except KGError as e:
+        return (type(e).__name__, str(e))
+
+
+class Engines:
+    def __init__(self, kg, out, graph):
+        self.sources = {"python": (python, kg), "sparql": (sparql, open_store(out)),
+                        "cypher": (cypher, graph)}
+        self.checked = dict.fromkeys(HELPERS, 0)
+
+    def agree(self, helper: str, *args, **kwargs):
+        results = {name: answer(getattr(mod, helper), src, *args, **kwargs)
+                   for name, (mod, src) in self.sources.items()}
+        reference = results["python"]
+        for name in ("sparql", "cypher"):
+            assert results[name] == reference, (name, helper, args, kwargs)
+        self.checked[helper] += 1
+        return reference
+
+
+def check_corpus(engines: Engines, kg, concepts: list[str], papers: list[str],
+                 pairs: list[tuple[str, str]]) -> None:
+    for i, cid in enumerate(concepts):
+        c = kg.concepts[cid]
+        engines.agree("papers_for_concept", c.label)
+        engines.agree("cooccurring", c.label)
+        if cid in kg.narrower:  # only then does narrower=False change anything
+            engines.agree("papers_for_concept", c.label, narrower=False)
+        if i % 10 == 0:
+            engines.agree("cooccurring", c.label, limit=3)
+            if c.aliases:
+                engines.agree("papers_for_concept", c.aliases[0])
+    for pid in papers:
+        engines.agree("paper", pid)
+        engines.agree("related_papers", pid)
+        engines.agree("related_papers", pid, limit=2)
+    for a, b in pairs:
+        engines.agree("concept_path", kg.concepts[a].label, kg.concepts[b].label)
+    engines.agree("stats")
+    # failures: unknown concept and paper give the same one-line error everywhere
+    engines.agree("papers_for_concept", "difusion model")
+    engines.agree("cooccurring", "no such concept at all")
+    engines.agree("paper", "no-such-paper")
+    engines.agree("related_papers", "no-such-paper")
+    assert all(engines.checked.values()), engines.checked
+
+
+def test_engines_agree_on_the_example_corpus(bolt, example_kg, example_out):
+    kg = example_kg
+    engines = Engines(kg, example_out, bolt.load(kg))
+    mentioned = sorted(kg.concept_papers)
+    # every concept that is mentioned or has narrower ones (the others answer nothing)
+    concepts = sorted(set(mentioned) | {c for c in kg.narrower if c in kg.concepts})
+    pairs = list(zip(mentioned, mentioned[1:] + mentioned[:1], strict=True))
+    pairs += [("minhash", "graph-neural-network"), ("reinforcement-learning", "minhash")]
+    pairs = [(a, b) for a, b in pairs if a in kg.concepts and b in kg.concepts]
+    check_corpus(engines, kg, concepts, sorted(kg.papers), pairs)
+    # the questions have non-trivial answers here, so agreement means something
+    assert engines.agree("papers_for_concept", "GNNs")[1]
+    assert len(engines.agree("related_papers", "neurips2026-abstracts-3")[1]) >= 1
+    path = engines.agree("concept_path", "graph neural networks", "contrastive learning")
+    assert path[0] == "ok" and path[1]
+
+
+def test_engines_agree_on_neurips2018(bolt, neurips2018_kg, neurips2018_out):
+    kg = neurips2018_kg
+    engines = Engines(kg, neurips2018_out, bolt.load(kg))
+    rng = random.Random(2018)
+    by_df = sorted(kg.concept_papers, key=lambda c: (-len(kg.concept_papers[c]), c))
+    concepts = by_df[:5] + rng.sample(by_df[5:], 10)  # the busiest ones and a random few
+    # a concept with narrower ones, so narrower=True and False differ
+    concepts += sorted(c for c in kg.narrower if c in kg.concepts)[:3]
+    papers = rng.sample(sorted(kg.papers), 12)
+    pairs = [(concepts[i], concepts[-1 - i]) for i in range(6)]
+    check_corpus(engines, kg, concepts, papers, pairs)
+    top = engines.agree("related_papers", papers[0], limit=10)[1]
+    assert top, "a NeurIPS paper should have related papers"
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+def test_every_helper_exists_in_every_engine(helper):
+    for module in (python, sparql, cypher):
+        assert callable(getattr(module, helper))
