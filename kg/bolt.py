@@ -276,6 +276,10 @@ def _batches(rows: Sequence[dict], size: int) -> Iterator[list[dict]]:
         yield list(rows[i:i + size])
 
 
+def _write(tx: Any, statement: str, rows: list[dict]) -> None:
+    tx.run(statement, rows=rows).consume()
+
+
 def ensure_schema(graph: BoltGraph) -> None:
     """Create the uniqueness constraints (``IF NOT EXISTS``: safe to repeat)."""
     for statement in CONSTRAINTS:
@@ -322,7 +326,7 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
     >>> from kg.store import load_model
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     push(load_model("kg-out"), g)
-    {'concepts': 152, 'papers': 19, 'broader': 120, 'mentions': 125}
+    {'concepts': 152, 'papers': 19, 'broader': 161, 'mentions': 125}
     """
     from tqdm import tqdm
 
@@ -337,12 +341,12 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
     ensure_schema(graph)
     total = sum(len(rows) for _, _, rows in plan)
     with tqdm(total=total, unit="row", desc="push", disable=not progress,
-              leave=False) as bar, bolt_errors(graph.uri, graph.database):
+              leave=False) as bar, bolt_errors(graph.uri, graph.database), \
+            graph.driver.session(database=graph.database) as session:
         for kind, statement, rows in plan:
             bar.set_postfix_str(kind)
             for batch in _batches(rows, batch_size):
-                graph.driver.execute_query(statement, {"rows": batch},
-                                           database_=graph.database)
+                session.execute_write(_write, statement, batch)  # retried if transient
                 bar.update(len(batch))
     return {kind: len(rows) for kind, _, rows in plan}
 
@@ -354,7 +358,7 @@ def counts(graph: BoltGraph) -> dict[str, int]:
     --------
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     counts(g)
-    {'Paper': 19, 'Concept': 152, 'MENTIONS': 125, 'BROADER': 120}
+    {'Paper': 19, 'Concept': 152, 'MENTIONS': 125, 'BROADER': 161}
     """
     out = {}
     for label in ("Paper", "Concept"):
