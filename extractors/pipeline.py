@@ -29,12 +29,18 @@ from extractors.concepts import ConceptTable
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
-from extractors.resolve import DocSpans, resolve
+from extractors.resolve import DocSpans, propagate, resolve
 from kg.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
+#: Longest piece of text given to spaCy at once (the span model's memory grows with it).
+CHUNK_CHARS = 100_000
+#: Match terms the model found in one paper in every other paper too.
+PROPAGATE = os.environ.get("KG_PROPAGATE", "1") == "1"
 #: Texts from which a second worker process pays for its start-up (model load, pickling).
-MULTIPROCESS_MIN_TEXTS = 600
+#: Measured with bench/bench_extract.py: on a busy 2-core machine two processes were
+#: slower than one for the 2,006 texts of NeurIPS 2018, so only much larger corpora fork.
+MULTIPROCESS_MIN_TEXTS = 8000
 
 
 def span_model_dir() -> Path | None:
@@ -94,24 +100,63 @@ def _is_acronym(alias: str, table: ConceptTable) -> bool:
     return alias in table.by_acronym or any(alias in d for d in table.paper_acronyms.values())
 
 
-def _texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str]]]:
+def _texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str, int]]]:
+    """(masked text, (paper id, field, offset)) for every field; huge fields come in chunks."""
     for p in papers:
         for f in p.fields:
             text = p.text(f)
             if text.strip():
-                yield mask_markup(text), (p.id, f)
+                masked = mask_markup(text)
+                for offset, chunk in chunks(masked):
+                    yield chunk, (p.id, f, offset)
 
 
-def doc_spans(doc: Doc, paper_id: str, field: str) -> DocSpans:
-    """Everything the pipeline found in one text, as character offsets."""
+def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[tuple[int, str]]:
+    """``(offset, piece)`` of ``text`` in pieces of at most ``size`` characters.
+
+    Pieces end after a sentence (". ") or at least a space where possible, so that
+    no term is cut, and ``text[offset:offset + len(piece)] == piece``.
+
+    >>> list(chunks("One two. Three four.", size=10))
+    [(0, 'One two. '), (9, 'Three '), (15, 'four.')]
+    """
+    start = 0
+    while len(text) - start > size:
+        cut = text.rfind(". ", start, start + size)
+        cut = cut + 2 if cut > start else text.rfind(" ", start, start + size) + 1
+        if cut <= start:
+            cut = start + size
+        yield start, text[start:cut]
+        start = cut
+    yield start, text[start:]
+
+
+def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0) -> DocSpans:
+    """Everything the pipeline found in one text, as character offsets into the field."""
+    ents = []
+    for e in doc.ents:
+        s, t = _trim(doc, e.start, e.end)
+        if s < t:
+            ents.append((doc[s].idx + offset, doc[t - 1].idx + len(doc[t - 1]) + offset,
+                         _model_type(e.label_)))
     return DocSpans(
         paper=paper_id,
         field=field,
-        sents=[(s.start_char, s.end_char) for s in doc.sents],
-        lexicon=[(s.start_char, s.end_char, s.label_, s.kb_id_) for s in doc.spans[SPANS_KEY]],
-        model=[(e.start_char, e.end_char, _model_type(e.label_)) for e in doc.ents],
-        coined=[(s.start_char, s.end_char, s.label_) for s in doc.spans[COINED_KEY]],
+        sents=[(s.start_char + offset, s.end_char + offset) for s in doc.sents],
+        lexicon=[(s.start_char + offset, s.end_char + offset, s.label_, s.kb_id_)
+                 for s in doc.spans[SPANS_KEY]],
+        model=ents,
+        coined=[(s.start_char + offset, s.end_char + offset, s.label_)
+                for s in doc.spans[COINED_KEY]],
     )
+
+
+def _trim(doc: Doc, start: int, end: int) -> tuple[int, int]:
+    """The span model's own edge trimming (function words, unbalanced brackets)."""
+    from extractors import span_model
+
+    trim = getattr(span_model, "_trim", None)
+    return trim(doc, start, end) if trim else (start, end)
 
 
 def _model_type(label: str) -> str:
@@ -123,7 +168,7 @@ def _model_type(label: str) -> str:
 def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptTable:
     """The concept table for ``papers``: the lexicon plus the acronyms they define."""
     table = ConceptTable.from_lexicon(load_lexicon(lexicons))
-    defs = [(pid, d) for text, (pid, _f) in _texts(papers) for d in find_definitions(text)]
+    defs = [(pid, d) for text, (pid, _f, _o) in _texts(papers) for d in find_definitions(text)]
     table.add_definitions(defs)
     return table
 
@@ -158,10 +203,10 @@ def extract_corpus(
     Examples
     --------
     >>> from kg.model import Paper
-    >>> kg = extract_corpus([Paper("p1", "", "Graph Neural Networks (GNNs) are calibrated.")],
+    >>> kg = extract_corpus([Paper("p1", "", "Graph Neural Networks (GNNs) need calibration.")],
     ...                     span_model=False)
-    >>> sorted({m.concept for m in kg.mentions})
-    ['calibration', 'graph-neural-network']
+    >>> sorted((m.text, m.concept) for m in kg.mentions)
+    [('Graph Neural Networks (GNNs)', 'graph-neural-network'), ('calibration', 'calibration')]
     """
     table = build_table(papers, lexicons)
     nlp = make_pipeline(table, span_model=span_model)
@@ -174,7 +219,17 @@ def extract_corpus(
         from tqdm import tqdm
 
         docs = tqdm(docs, total=len(texts), unit="text", desc="extracting", leave=False)
-    found = [doc_spans(doc, pid, field) for doc, (pid, field) in docs]
-    mentions, concepts = resolve(found, papers, table)
+    found: dict[tuple[str, str], DocSpans] = {}
+    for doc, (pid, field, offset) in docs:
+        ds = doc_spans(doc, pid, field, offset)
+        if (pid, field) in found:  # a later chunk of a huge field
+            prev = found[(pid, field)]
+            for name in ("sents", "lexicon", "model", "coined"):
+                getattr(prev, name).extend(getattr(ds, name))
+        else:
+            found[(pid, field)] = ds
+    mentions, concepts = resolve(list(found.values()), papers, table)
+    if PROPAGATE:
+        mentions = propagate(list(found.values()), papers, mentions, concepts, nlp.tokenizer)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts)

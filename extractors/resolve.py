@@ -25,6 +25,7 @@ contrastive learning" → "contrastive learning").
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -34,6 +35,11 @@ from extractors.generic import concept_words, is_generic
 from extractors.normalize import acronym_key, display_label, near_duplicate, norm_key, slug
 from kg.model import Concept, Mention, Paper, sorted_mentions
 
+#: Lexicon matches inside a longer model term: "modifier" keeps those that are not its
+#: head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive learning" drops
+#: "graph contrastive learning", which becomes its broader concept instead); "all" keeps
+#: every one, "none" drops every one (SciERC never nests terms).
+NESTED_LEXICON = os.environ.get("KG_NESTED", "modifier")
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
 _PAREN_DEF = re.compile(r"^(.+?)\s*\(\s*([^()]+?)\s*\)$")
@@ -135,10 +141,11 @@ def _merge_doc(ds: DocSpans, text: str, table: ConceptTable) -> list[_Cand]:
             c.type = same[0][2]
             taken[(c.start, c.end)] = c.concept or ""
             out.append(c)
-        elif any(m[0] <= c.start and c.end <= m[1] for m in model):
-            continue  # inside a longer term
-        else:
+        elif not any(m[0] <= c.start and c.end <= m[1] for m in model):
             out.append(c)
+        elif NESTED_LEXICON == "all" or (NESTED_LEXICON == "modifier" and not any(
+                m[0] <= c.start and c.end == m[1] for m in model)):
+            out.append(c)  # a modifier inside a longer term: "deep RL agents"
     lex_bounds = [(c.start, c.end) for c in out]
     for s, e, t in model:
         if (s, e) in taken or any(_crosses((s, e), b) for b in lex_bounds):
@@ -234,13 +241,14 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: Conce
     # already); typos and spelling variants beyond the rules merge into the most
     # frequent spelling, or into a known concept.
     canon = _canonical_keys({k: len(v) for k, v in groups.items()}, table)
+    merged: dict[str, list[str]] = defaultdict(list)
+    for key in groups:
+        merged[canon.get(key, key)].append(key)
     for key, members in groups.items():
         target = canon.get(key, key)
         cid = table.by_key.get(target)
         if cid is None:
-            surfaces = Counter(display_label(p) for _, p in groups[target])
-            surfaces += Counter(display_label(p) for k, v in groups.items()
-                                if canon.get(k) == target and k != target for _, p in v)
+            surfaces = Counter(display_label(p) for k in merged[target] for _, p in groups[k])
             label = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
             origin = "pattern" if all(c.extractor == "pattern" for c, _ in members) else "model"
             cid = _new_concept(table, target, label, origin)
@@ -333,3 +341,81 @@ def _with_ancestors(ids: set[str], table: ConceptTable) -> set[str]:
                 out.add(b)
                 stack.append(b)
     return out
+
+
+# -- corpus-wide consistency --------------------------------------------------------------
+
+_NAME_LIKE = re.compile(r"[A-Z].*[A-Z0-9]|\d")
+
+
+def propagatable(concept: Concept) -> bool:
+    """A term found by the model or a pattern that is specific enough to match everywhere.
+
+    Multi-word terms and names ("WaveNet", "VizDoom") qualify; single common-looking
+    words ("attention") do not: the model may have marked them only in context.
+    """
+    if concept.origin not in ("model", "pattern"):
+        return False
+    words = concept.label.split()
+    return len(words) >= 2 or bool(_NAME_LIKE.search(concept.label))
+
+
+def _plural_last(form: str) -> str:
+    from extractors.components import plural
+
+    head, _, last = form.rpartition(" ")
+    if not last or not last[-1].isalpha() or last.endswith(("ss", "us", "is")):
+        return form
+    return f"{head} {plural(last)}".strip()
+
+
+def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+              concepts: dict[str, Concept], tokenizer) -> list[Mention]:
+    """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
+
+    ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
+    :class:`~extractors.components.ConceptMatcher`-style phrase match; new mentions are added
+    only where they overlap no existing mention.
+    """
+    from spacy.matcher import PhraseMatcher
+
+    from extractors.markup import mask_markup
+
+    matcher = PhraseMatcher(tokenizer.vocab, attr="LOWER")
+    seen: set[str] = set()
+    for cid, c in sorted(concepts.items()):
+        if not propagatable(c):
+            continue
+        forms = []
+        for form in (c.label, *c.aliases):
+            spaced = form.replace("-", " ")
+            for v in {form, spaced, _plural_last(form), _plural_last(spaced)}:
+                if v.lower() not in seen and not is_generic(v):
+                    seen.add(v.lower())
+                    forms.append(v)
+        if forms:
+            matcher.add(cid, list(tokenizer.pipe(forms)))
+    if not seen:
+        return mentions
+    by_id = {p.id: p for p in papers}
+    taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for m in mentions:
+        taken[(m.paper, m.field)].append((m.start, m.end))
+    extra = []
+    keys = [(ds.paper, ds.field, ds.sents) for ds in found]
+    texts = (mask_markup(by_id[p].text(f)) for p, f, _ in keys)
+    for (pid, fname, sents), doc in zip(keys, tokenizer.pipe(texts, batch_size=256),
+                                        strict=True):
+        text = by_id[pid].text(fname)
+        for match_id, s, e in matcher(doc):
+            span = doc[s:e]
+            a, b = span.start_char, span.end_char
+            if any((_crosses((a, b), t) if NESTED_LEXICON == "all" else _overlaps((a, b), t))
+                   or (a, b) == t for t in taken[(pid, fname)]):
+                continue
+            taken[(pid, fname)].append((a, b))
+            extra.append(Mention(
+                paper=pid, concept=tokenizer.vocab.strings[match_id], field=fname, start=a,
+                end=b, text=text[a:b], sentence=_sentence(text, sents, a, b),
+                extractor="corpus"))
+    return sorted_mentions([*mentions, *extra])

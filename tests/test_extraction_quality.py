@@ -1,0 +1,138 @@
+"""Extraction beyond the lexicon: patterns, generic spans, normalisation, markup, evaluation."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from extractors.evaluation import detokenize, score_keywords, score_scierc
+from extractors.generic import is_generic
+from extractors.markup import mask_markup
+from extractors.normalize import near_duplicate, norm_key
+from extractors.pipeline import chunks, extract_corpus, span_model_dir
+from kg.model import Paper
+from tests.conftest import ROOT, shared_file
+
+
+def _by_text(kg):
+    return {m.text: kg.concepts[m.concept] for m in kg.mentions}
+
+
+def test_coined_names_become_method_concepts():
+    kg = extract_corpus([
+        Paper("a", "", "We propose DeepFooNet, a network for graphs. DeepFooNet is fast."),
+        Paper("b", "", "We introduce WidgetBench, a benchmark of widgets."),
+    ], span_model=False)
+    found = _by_text(kg)
+    assert found["DeepFooNet"].type == "method" and found["DeepFooNet"].origin == "pattern"
+    assert found["WidgetBench"].type == "method"
+    assert {m.paper for m in kg.mentions if m.text == "DeepFooNet"} == {"a"}
+
+
+def test_coined_name_head_gives_the_type():
+    kg = extract_corpus([Paper("a", "", "We release FooQA dataset for questions.")],
+                        span_model=False)
+    assert _by_text(kg)["FooQA dataset"].type == "dataset"
+
+
+@pytest.mark.parametrize("text", ["our method", "this problem", "performance", "the model",
+                                  "it", "a novel approach", "existing methods", "data"])
+def test_generic_spans_are_generic(text):
+    assert is_generic(text)
+
+
+@pytest.mark.parametrize("text", ["graph contrastive learning", "user model", "CIFAR-10",
+                                  "noise", "weight decay", "DeepWalk"])
+def test_terms_are_not_generic(text):
+    assert not is_generic(text)
+
+
+def test_british_and_american_spellings_are_one_concept():
+    assert norm_key("Regularisation methods") == norm_key("regularization method")
+    kg = extract_corpus([Paper("a", "", "We study batch normalisation."),
+                         Paper("b", "", "We study batch normalization.")], span_model=False)
+    assert {m.concept for m in kg.mentions} == {"batch-normalization"}
+
+
+def test_near_duplicates_are_conservative():
+    assert near_duplicate("hierarchial clustering", "hierarchical clustering")
+    assert not near_duplicate("supervised learning", "unsupervised learning")
+    assert not near_duplicate("convolutional network", "deconvolutional network")
+    assert not near_duplicate("cifar 10", "cifar 100")
+
+
+NOISY = [
+    r"We train \emph{graph neural networks} with $\ell_2$ weight decay \cite{x}.",
+    "<p>We train <em>graph neural networks</em> &amp; diffusion models.</p>",
+    "We train **graph neural networks** and [diffusion models](http://x.org).",
+]
+
+
+@pytest.mark.parametrize("text", NOISY)
+def test_markup_is_masked_and_offsets_stay_exact(text):
+    masked = mask_markup(text)
+    assert len(masked) == len(text)
+    assert "\\" not in masked and "<" not in masked and "**" not in masked
+    kg = extract_corpus([Paper("a", "", text)], span_model=False)
+    assert "graph-neural-network" in {m.concept for m in kg.mentions}
+    for m in kg.mentions:
+        assert text[m.start:m.end] == m.text and m.text in m.sentence
+
+
+def test_long_texts_are_chunked_without_moving_offsets():
+    text = "We use graph neural networks. " * 50
+    pieces = list(chunks(text, size=100))
+    assert len(pieces) > 1 and all(len(c) <= 100 for _, c in pieces)
+    assert all(text[o:o + len(c)] == c for o, c in pieces)
+    assert "".join(c for _, c in pieces) == text
+
+
+def test_scierc_scoring_matches_its_definition():
+    gold = [{"doc_key": "d", "sentences": [["We", "use", "CRF", "models", "for", "NER", "."]],
+             "ner": [[[2, 3, "Method"], [5, 5, "Task"], [0, 0, "Generic"]]]}]
+    text, _ = detokenize(gold[0])
+    assert text == "We use CRF models for NER."
+    preds = {"d": {"mentions": [
+        {"field": "abstract", "start": 7, "end": 17, "type": "method"},   # typed hit
+        {"field": "abstract", "start": 22, "end": 25, "type": "method"},  # untyped hit only
+        {"field": "abstract", "start": 0, "end": 2, "type": "generic"},   # ignored
+        {"field": "abstract", "start": 3, "end": 6, "type": "concept"},   # false positive
+        {"field": "title", "start": 0, "end": 1, "type": "method"},       # other field: ignored
+    ]}}
+    s = score_scierc(gold, preds)
+    assert (s.untyped.tp, s.untyped.fp, s.untyped.fn) == (2, 1, 0)
+    assert s.typed.tp == 1 and s.typed.precision == pytest.approx(0.5)
+
+
+def test_keyword_recall_counts_only_keywords_in_the_text():
+    papers = [Paper("p", "Deep nets", "We use graph neural networks.",
+                    keywords=["Graph Neural Network", "transformers", "deep nets"])]
+    preds = {"p": {"mentions": [{"text": "graph neural networks"}], "concepts": []}}
+    s = score_keywords(papers, preds)
+    assert (s.present, s.recalled) == (2, 1)
+
+
+def test_kg_eval_agrees_with_the_official_scorer(tmp_path):
+    gold = shared_file("scierc/dev.jsonl")
+    scorer = gold.parents[2] / "eval" / "score_extract.py"
+    if not scorer.exists():
+        pytest.skip("official scorer not found")
+    inp, pred = tmp_path / "in.jsonl", tmp_path / "pred.jsonl"
+    subprocess.run([sys.executable, scorer, "make-input", gold, inp], check=True)
+    with open(pred, "w") as f:
+        subprocess.run([sys.executable, "-m", "kg", "extract", inp], check=True, stdout=f)
+    official = subprocess.run([sys.executable, scorer, "score", gold, pred, "0"], check=True,
+                              capture_output=True, text=True).stdout
+    ours = subprocess.run([sys.executable, "-m", "kg", "eval", "scierc", gold, "--pred", pred,
+                           "--json"], check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    off, mine = json.loads(official), json.loads(ours)
+    assert off["typed"] == mine["typed"] and off["untyped"] == mine["untyped"]
+
+
+@pytest.mark.skipif(span_model_dir() is None, reason="span model weights not installed")
+def test_span_model_finds_terms_the_lexicon_lacks():
+    kg = extract_corpus([Paper("a", "", "We present a hierarchical phrase-based translation "
+                                        "model for low-resource speech transcription.")])
+    assert any(c.origin == "model" for c in kg.concepts.values())
+    assert not any(is_generic(c.label) for c in kg.concepts.values() if c.origin == "model")
