@@ -4,13 +4,13 @@ Schema (see ``docs/property-graph.md``)::
 
     (:Paper   {id, title, abstract, year, venue, url, keywords})
     (:Concept {id, label, type, aliases, hidden, origin, definition, idf, papers})
-    (:Paper)-[:MENTIONS {count, evidence, first}]->(:Concept)
+    (:Paper)-[:MENTIONS {count, title, evidence, first}]->(:Concept)
     (:Concept)-[:BROADER]->(:Concept)
 
 ``idf`` is ``ln(N / df)`` and ``papers`` is ``df`` (so no engine needs a logarithm
 at query time); ``evidence`` lists the distinct sentences of the mentions in text
 order and ``first`` is the rank of the first one among the paper's mentions
-(see :func:`mention_rows`).
+(see :func:`mention_rows`); ``title`` counts the mentions in the title.
 
 :func:`push` writes a :class:`~kg.model.KnowledgeGraph` with batched
 ``UNWIND $rows … MERGE`` statements, each batch in its own managed write
@@ -62,7 +62,7 @@ MERGE_MENTIONS = """
 UNWIND $rows AS r
 MATCH (p:Paper {id: r.paper}), (c:Concept {id: r.concept})
 MERGE (p)-[m:MENTIONS]->(c)
-SET m.count = r.count, m.evidence = r.evidence, m.first = r.first
+SET m.count = r.count, m.title = r.title, m.evidence = r.evidence, m.first = r.first
 """
 
 # -- connecting ----------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def broader_rows(kg: KnowledgeGraph) -> list[dict]:
 
 
 def mention_rows(kg: KnowledgeGraph) -> list[dict]:
-    """One row per (paper, concept): count, distinct sentences in text order, first position.
+    """One row per (paper, concept): count, title mentions, distinct sentences, first position.
 
     ``first`` is the rank (0, 1 …) of the paper's first mention of the concept
     among all the paper's mentions in text order (title first, then by offset).
@@ -263,9 +263,10 @@ def mention_rows(kg: KnowledgeGraph) -> list[dict]:
             row = rows.get((pid, m.concept))
             if row is None:
                 row = rows[(pid, m.concept)] = {
-                    "paper": pid, "concept": m.concept, "count": 0, "evidence": [],
-                    "first": rank}
+                    "paper": pid, "concept": m.concept, "count": 0, "title": 0,
+                    "evidence": [], "first": rank}
             row["count"] += 1
+            row["title"] += m.field == "title"
             if m.sentence not in row["evidence"]:
                 row["evidence"].append(m.sentence)
     return [rows[k] for k in sorted(rows)]
