@@ -106,11 +106,24 @@ def resolve(found: list[DocSpans], papers: list[Paper],
 
 # -- per text -------------------------------------------------------------------------
 
+#: Words a term never ends with: the span model sometimes runs on into the verb or adverb.
+_TRAILING = frozenset(str.split("""here there now also only then thus further still yet well
+reveal reveals revealed converge converges prevent prevents reach reaches show shows shown
+achieve achieves improve improves yield yields provide provides allow allows enable enables
+lead leads remain remains outperform outperforms perform performs require requires use uses
+make makes become becomes fail fails suffer suffers exhibit exhibits capture captures"""))
+
+
 def _strip(text: str, s: int, e: int) -> tuple[int, int]:
     while s < e and not text[s].isalnum() and text[s] not in "([{\"'":
         s += 1
-    while e > s and (text[e - 1].isspace() or text[e - 1] in ",;:."):
-        e -= 1
+    while e > s:
+        while e > s and (text[e - 1].isspace() or text[e - 1] in ",;:."):
+            e -= 1
+        cut = text.rfind(" ", s, e)
+        if cut <= s or text[cut + 1:e].lower() not in _TRAILING:
+            break
+        e = cut
     return s, e
 
 
