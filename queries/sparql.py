@@ -303,30 +303,24 @@ def cooccurring(src: Source, text: str, *, limit: int = 20) -> list[dict]:
     ['calibration']
     """
     store = connect(src)
-    concept = resolve(store, text)
-    anchors = values("a", _concept_iris(_narrower(store, concept.id)))
-    counted = select(store, f"""
-        SELECT ?d (COUNT(DISTINCT ?p) AS ?n) WHERE {{
+    concepts = load_concepts(store)
+    concept = resolve_concept(KnowledgeGraph(concepts=concepts), text)
+    narrower = _narrower(store, concept.id)
+    anchors = values("a", _concept_iris(narrower))
+    # one pass: every (anchor paper, concept) link; counting is a dict away
+    links = select(store, f"""
+        SELECT ?p ?d WHERE {{
           {{ SELECT DISTINCT ?p WHERE {{ {anchors} ?p dcterms:subject ?a }} }}
-          ?p dcterms:subject ?d .
-          FILTER NOT EXISTS {{ {anchors} FILTER(?d = ?a) }}
-        }} GROUP BY ?d""")
-    ranked = sorted(((r["n"], _cid(r["d"])) for r in counted), key=lambda t: (-t[0], t[1]))
-    ranked = ranked[:limit]
-    if not ranked:
-        return []
-    detail = select(store, f"""
-        SELECT ?d ?label ?type ?id WHERE {{ {values("d", _concept_iris(d for _, d in ranked))}
-          ?d skos:prefLabel ?label . OPTIONAL {{ ?d kgv:conceptType ?type }}
-          {{ SELECT DISTINCT ?p WHERE {{ {anchors} ?p dcterms:subject ?a }} }}
-          ?p dcterms:subject ?d ; dcterms:identifier ?id . }}""")
-    info: dict[str, dict] = {}
-    for r in detail:
-        d = info.setdefault(_cid(r["d"]), {"label": r["label"], "type": r["type"] or "concept",
-                                           "ids": set()})
-        d["ids"].add(r["id"])
-    return [{"id": d, "label": info[d]["label"], "type": info[d]["type"], "papers": n,
-             "paper_ids": sorted(info[d]["ids"])} for n, d in ranked]
+          ?p dcterms:subject ?d . }}""")
+    anchor_ids = set(narrower)
+    found: dict[str, list[str]] = defaultdict(list)
+    for r in links:
+        d = _cid(r["d"])
+        if d not in anchor_ids:
+            found[d].append(_pid(r["p"]))
+    ranked = sorted(found, key=lambda d: (-len(found[d]), d))[:limit]
+    return [{"id": d, "label": concepts[d].label, "type": concepts[d].type,
+             "papers": len(found[d]), "paper_ids": sorted(found[d])} for d in ranked]
 
 
 def _links(store, ids: list[str], *, from_concepts: bool) -> dict[str, set[str]]:
