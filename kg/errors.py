@@ -68,6 +68,7 @@ class Messages:
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
     NOT_MENTIONED = "no paper mentions '{label}' or a narrower concept"
+    SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
     BAD_LEXICON = "lexicon {path}: {detail}"
     # SPARQL (queries.sparql, kg.cli.sparql, kg.export, kg.sparql_push)
