@@ -102,7 +102,7 @@ def _results(res, fmt: str) -> str:
         buf = io.StringIO()
         emit(rows, names, "table", buf, max_width=80)
         return buf.getvalue()
-    triples = list(res)  # CONSTRUCT / DESCRIBE
+    triples = sorted(res, key=str)  # CONSTRUCT / DESCRIBE, in a stable order
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
