@@ -11,7 +11,7 @@ Runs, with one CPU thread and fixed seeds:
 Usage (from the repository root)::
 
     python extractors/training/train.py --pretrain-epochs 0     # no pretraining
-    python extractors/training/train.py --pretrain-epochs 12    # shipped recipe
+    python extractors/training/train.py --pretrain-epochs 19    # shipped recipe
 """
 
 from __future__ import annotations
@@ -46,11 +46,26 @@ def main() -> None:
     ap.add_argument(
         "--pretrain-epochs",
         type=int,
-        default=12,
+        default=19,
         help="epochs of `spacy pretrain` (0 = train the tok2vec from scratch)",
+    )
+    ap.add_argument(
+        "--init-tok2vec",
+        type=Path,
+        default=None,
+        help="reuse existing `spacy pretrain` weights (skips pretraining)",
+    )
+    ap.add_argument(
+        "--install-only",
+        type=Path,
+        default=None,
+        help="skip training; install RUN/model-best from an earlier `spacy train` output dir",
     )
     ap.add_argument("--no-install", action="store_true", help="don't copy to extractors/models")
     args = ap.parse_args()
+    if args.install_only is not None:
+        install(args.install_only / "model-best")
+        return
     data = args.shared / "data"
     corpus = HERE / "corpus"
     py = sys.executable
@@ -71,7 +86,9 @@ def main() -> None:
         "--paths.dev", str(corpus / "dev.spacy"),
         "--paths.raw_text", str(corpus / "pretrain.jsonl"),
     ]  # fmt: skip
-    if args.pretrain_epochs > 0:
+    if args.init_tok2vec is not None:
+        overrides += ["--paths.init_tok2vec", str(args.init_tok2vec)]
+    elif args.pretrain_epochs > 0:
         pre_dir = args.runs / "pretrain"
         shutil.rmtree(pre_dir, ignore_errors=True)
         run(
@@ -84,10 +101,14 @@ def main() -> None:
     out = args.runs / "final"
     run([py, "-m", "spacy", "train", str(args.config), "--output", str(out)] + overrides)
 
-    if args.no_install:
-        return
+    if not args.no_install:
+        install(out / "model-best")
+
+
+def install(best: Path) -> None:
+    """Copy a trained pipeline to ``extractors/models/scierc`` and fill in its meta."""
     shutil.rmtree(DEST, ignore_errors=True)
-    shutil.copytree(out / "model-best", DEST)
+    shutil.copytree(best, DEST)
     meta_path = DEST / "meta.json"
     meta = json.loads(meta_path.read_text())
     meta.update(
