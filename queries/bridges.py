@@ -1,37 +1,69 @@
 """Papers that bridge two topics, and the concepts that connect them, with reasons.
 
 A *topic* is user text resolved to a concept plus all its narrower concepts.
-Engines (Python, SPARQL, Cypher) only fetch *profiles* — for each paper, how
-often and where it mentions each concept of a set — and this module scores
-them, so all engines rank identically.
+Engines (Python here, SPARQL in :mod:`queries.bridges_sparql`, Cypher in
+:mod:`queries.bridges_cypher`) only *fetch*: the concepts (for resolving text),
+each paper's mentions of a set of concepts (a *profile*), idf values, the
+concepts of a set of papers, titles, evidence sentences and path neighbours.
+:func:`answer` scores and assembles, so every engine ranks identically.
+The full description, with a worked example, is ``docs/bridges.md``.
 
 Scores
 ------
-For a paper *p* and a concept *c* it mentions ``m`` times (``t = 1`` if one
-mention is in the title)::
+For a paper *p* and a concept *c* it mentions ``m`` times, ``t`` of them in
+the title::
 
-    weight(p, c) = (1 + t) * (2 - 1/m)         # repeated mentions saturate at 2, a title doubles
+    weight(p, c) = (1 + [t > 0]) * (2 - 1/m)     # repeated mentions saturate at 2, a title doubles
     spec(c)      = 1 + idf(c) = 1 + ln(N / df(c))   # rare concepts count more
     side(p, X)   = sum over c in X of spec(c) * weight(p, c)
     score(p)     = 2 * side(p, A) * side(p, B) / (side(p, A) + side(p, B))
 
 The harmonic mean rewards papers that are substantially about *both* topics.
-A *connector* is a concept outside both topics mentioned by papers of each side;
-its score is ``spec(c) * 2 * nA * nB / (nA + nB)`` with ``nA``/``nB`` the
-numbers of A- and B-papers mentioning it. Scores are rounded to 6 decimals
-before ranking; ties go to the smaller id.
+
+A *connector* is a concept outside both topics that papers about A only and
+papers about B only both *reach*: they mention it, or a concept directly
+under it (one level of ``broader``). Only concepts some paper mentions
+directly can connect (so organising concepts like "machine learning" never
+link everything). Its score is ``spec(c) * 2 * nA * nB / (nA + nB)`` with
+``nA``/``nB`` the numbers of A-only and B-only papers reaching it.
+Connectors are computed when there are fewer than ``min_direct`` direct
+bridges. When there is neither a bridge nor a connector, the answer is the
+shortest concept path from any concept of A to any concept of B through
+papers (:func:`queries.paths.shortest_path`), given as one connector of kind
+``"path"``; when even that does not exist, both lists are empty and a note
+says that the corpus does not connect the topics.
+
+Overlapping topics: when topic B is narrower than topic A (B's concept is
+under A's), B's concepts are taken out of A, so the bridges of
+"contrastive learning" and "graph contrastive learning" are the papers that
+mention graph contrastive learning *and* some other contrastive learning
+(and the other way round). Two texts naming the same concept are an error.
+Concepts under both topics through different parents stay on both sides.
+
+Scores are rounded to 6 decimals before ranking; ties go to the smaller id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
 
+from kg.errors import KGError, Messages
 from kg.model import KnowledgeGraph
 from queries.resolve import resolve_concept
 
 #: paper id -> concept id -> (mentions, mentioned in the title)
 Profile = dict[str, dict[str, tuple[int, bool]]]
+
+#: decimals kept before ranking (docs/queries.md)
+DIGITS = 6
+
+# virtual end points of the path search: every concept of a topic at once
+_A, _B = "\x00topic-a", "\x00topic-b"
+
+
+class SameTopicError(KGError):
+    """Both topic texts name the same concept."""
 
 
 @dataclass(frozen=True)
@@ -42,10 +74,39 @@ class Topic:
     id: str
     label: str
     members: frozenset[str]
+    #: concepts taken out because they belong to the other, narrower topic
+    without: frozenset[str] = frozenset()
 
-    def to_json(self, labels: Mapping[str, str]) -> dict:
+    def to_json(self, labels: Mapping[str, str], papers: int) -> dict:
+        ids = sorted(c for c in self.members if c in labels)
         return {"text": self.text, "id": self.id, "label": self.label,
-                "concepts": sorted(labels[c] for c in self.members if c in labels)}
+                "concepts": sorted(labels[c] for c in ids), "concept_ids": ids,
+                "papers": papers}
+
+
+@dataclass
+class Fetcher:
+    """What an engine supplies to :func:`answer`.
+
+    Every callable takes a batch of ids and answers with one query (or a few).
+    """
+
+    #: the concepts (labels, aliases, broader links), no papers needed
+    concepts: KnowledgeGraph
+    #: ``profile(concept_ids)``: each paper's mentions of those concepts
+    profile: Callable[[Collection[str]], Profile]
+    #: ``idf(concept_ids)``: idf of those of them that some paper mentions directly
+    idf: Callable[[Collection[str]], dict[str, float]]
+    #: ``paper_concepts(paper_ids)``: the concepts each paper mentions directly
+    paper_concepts: Callable[[Collection[str]], dict[str, set[str]]]
+    #: ``papers_of(concept_ids)``: the papers that mention each concept directly
+    papers_of: Callable[[Collection[str]], dict[str, set[str]]]
+    #: ``titles(paper_ids)``
+    titles: Callable[[Collection[str]], dict[str, str]]
+    #: ``evidence(pairs)``: for each (paper, concept), the sentence of the first mention
+    #: in text order (title first, then by offset)
+    evidence: Callable[[Collection[tuple[str, str]]], dict[tuple[str, str], str]]
+    cache: dict = field(default_factory=dict)
 
 
 def resolve_topic(kg: KnowledgeGraph, text: str) -> Topic:
@@ -54,8 +115,37 @@ def resolve_topic(kg: KnowledgeGraph, text: str) -> Topic:
     return Topic(text, c.id, c.label, frozenset(kg.descendants(c.id)))
 
 
+def separate(ta: Topic, tb: Topic) -> tuple[Topic, Topic, list[str]]:
+    """Take a narrower topic's concepts out of the broader one; notes say so.
+
+    Examples
+    --------
+    >>> a = Topic("cl", "cl", "contrastive learning", frozenset({"cl", "gcl"}))
+    >>> b = Topic("gcl", "gcl", "graph contrastive learning", frozenset({"gcl"}))
+    >>> sorted(separate(a, b)[0].members)
+    ['cl']
+    """
+    if tb.id in ta.members and ta.id in tb.members:
+        raise SameTopicError(Messages.SAME_TOPIC.format(a=ta.text, b=tb.text, label=ta.label))
+    if tb.id in ta.members:
+        note = (f"'{tb.label}' is narrower than '{ta.label}': its concepts count for B only")
+        return (Topic(ta.text, ta.id, ta.label, ta.members - tb.members,
+                      ta.members & tb.members), tb, [note])
+    if ta.id in tb.members:
+        note = (f"'{ta.label}' is narrower than '{tb.label}': its concepts count for A only")
+        return (ta, Topic(tb.text, tb.id, tb.label, tb.members - ta.members,
+                          ta.members & tb.members), [note])
+    return ta, tb, []
+
+
 def weight(mentions: int, in_title: bool) -> float:
-    """How strongly one paper is about one concept."""
+    """How strongly one paper is about one concept.
+
+    Examples
+    --------
+    >>> weight(1, False), weight(2, False), weight(1, True)
+    (1.0, 1.5, 2.0)
+    """
     return (1 + int(in_title)) * (2 - 1 / mentions)
 
 
@@ -65,27 +155,41 @@ def spec(idf: float) -> float:
 
 
 def harmonic(a: float, b: float) -> float:
+    """The harmonic mean of two non-negative numbers (0 when both are 0)."""
     return 2 * a * b / (a + b) if a + b else 0.0
 
 
 def side_strength(concepts: Mapping[str, tuple[int, bool]], idf: Mapping[str, float]) -> float:
-    """``side(p, X)`` for one paper's profile restricted to a topic."""
-    return sum(spec(idf[c]) * weight(m, t) for c, (m, t) in concepts.items())
+    """``side(p, X)`` for one paper's profile restricted to a topic (summed in id order)."""
+    return sum(spec(idf.get(c, 0.0)) * weight(*concepts[c]) for c in sorted(concepts))
 
 
 def rank_bridges(a: Profile, b: Profile, idf: Mapping[str, float]) -> list[tuple[str, float]]:
-    """Papers in both profiles with their bridge score, best first."""
-    rows = [(p, round(harmonic(side_strength(a[p], idf), side_strength(b[p], idf)), 6))
+    """Papers in both profiles with their bridge score, best first.
+
+    Examples
+    --------
+    >>> a = {"p": {"gnn": (1, False)}, "q": {"gnn": (3, True)}}
+    >>> b = {"p": {"llm": (1, False)}, "q": {"llm": (1, False)}}
+    >>> rank_bridges(a, b, {"gnn": 0.5, "llm": 1.0})
+    [('q', 3.3), ('p', 1.714286)]
+    """
+    rows = [(p, round(harmonic(side_strength(a[p], idf), side_strength(b[p], idf)), DIGITS))
             for p in a.keys() & b.keys()]
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
 
-def reach(concepts: set[str], broader: Mapping[str, set[str]]) -> dict[str, str]:
+def reach(concepts: Collection[str], broader: Mapping[str, Collection[str]]) -> dict[str, str]:
     """Concepts a paper reaches: its own, and one level up (``{reached: via}``).
 
     One level up lets "generative model" connect a paper on Private Evolution with
     one on diffusion models; going further would connect everything through
     "machine learning".
+
+    Examples
+    --------
+    >>> reach({"dm"}, {"dm": ["generative-model"]})
+    {'dm': 'dm', 'generative-model': 'dm'}
     """
     out = {c: c for c in sorted(concepts)}
     for c in sorted(concepts):
@@ -96,51 +200,208 @@ def reach(concepts: set[str], broader: Mapping[str, set[str]]) -> dict[str, str]
 
 def rank_connectors(
     a_papers: set[str], b_papers: set[str], paper_concepts: Mapping[str, set[str]],
-    broader: Mapping[str, set[str]], exclude: set[str], idf: Mapping[str, float],
+    broader: Mapping[str, Collection[str]], exclude: set[str], idf: Mapping[str, float],
 ) -> list[tuple[str, float, list[str], list[str]]]:
-    """Concepts outside both topics reached by papers of each side, best first.
+    """Concepts outside both topics reached by A-only and by B-only papers, best first.
 
     ``idf`` holds the concepts mentioned directly somewhere; only those can connect.
+    Papers on both sides are direct bridges, not ends of a connector: a
+    connector always links *different* papers.
 
-    Papers on both sides are left out when each side has papers of its own, so a
-    connector links *different* papers.
+    Examples
+    --------
+    >>> pcs = {"p": {"dp"}, "q": {"dm"}}
+    >>> rank_connectors({"p"}, {"q"}, pcs, {"dp": ["gen"], "dm": ["gen"]}, {"dp", "dm"},
+    ...                 {"gen": 1.0, "dp": 2.0, "dm": 2.0})
+    [('gen', 2.0, ['p'], ['q'])]
     """
     only_a, only_b = a_papers - b_papers, b_papers - a_papers
-    if only_a and only_b:
-        a_papers, b_papers = only_a, only_b
     on_a: dict[str, set[str]] = {}
     on_b: dict[str, set[str]] = {}
-    for side, papers in ((on_a, a_papers), (on_b, b_papers)):
+    for side, papers in ((on_a, only_a), (on_b, only_b)):
         for p in papers:
             for c in reach(paper_concepts.get(p, set()), broader):
-                # organising concepts nobody mentions ("machine learning") link everything
                 if c not in exclude and c in idf:
                     side.setdefault(c, set()).add(p)
     rows = []
     for c in on_a.keys() & on_b.keys():
-        score = round(spec(idf[c]) * harmonic(len(on_a[c]), len(on_b[c])), 6)
+        score = round(spec(idf[c]) * harmonic(len(on_a[c]), len(on_b[c])), DIGITS)
         rows.append((c, score, sorted(on_a[c]), sorted(on_b[c])))
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
 
-# -- the Python engine's fetchers ------------------------------------------------
-
-def profile(kg: KnowledgeGraph, members: frozenset[str]) -> Profile:
-    """Mentions of ``members`` per paper (Python engine)."""
-    out: Profile = {}
-    for m in kg.mentions:
-        if m.concept in members:
-            n, t = out.setdefault(m.paper, {}).get(m.concept, (0, False))
-            out[m.paper][m.concept] = (n + 1, t or m.field == "title")
-    return out
+def _strongest(prof: Mapping[str, tuple[int, bool]], idf: Mapping[str, float]) -> str:
+    """The concept a paper is most about (spec x weight, then id)."""
+    return min(prof, key=lambda c: (-round(spec(idf.get(c, 0.0)) * weight(*prof[c]), DIGITS),
+                                    c))
 
 
-def _evidence(kg: KnowledgeGraph, paper: str, concepts: set[str]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for m in kg.mentions_by_paper.get(paper, []):
-        if m.concept in concepts and m.concept not in found:
-            found[m.concept] = m.sentence
-    return found
+def _best_paper(papers: Collection[str], prof: Profile, idf: Mapping[str, float]) -> str:
+    """The paper most about its topic (side strength, then id)."""
+    return min(papers, key=lambda p: (-round(side_strength(prof[p], idf), DIGITS), p))
+
+
+# -- assembling ----------------------------------------------------------------------------
+
+def answer(fetch: Fetcher, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
+    """Bridges and connectors between topics ``a`` and ``b`` (shared by every engine).
+
+    See :func:`bridges` for the result.
+    """
+    kg = fetch.concepts
+    ta, tb, notes = separate(resolve_topic(kg, a), resolve_topic(kg, b))
+    labels = {c: x.label for c, x in kg.concepts.items()}
+    pa, pb = fetch.profile(ta.members), fetch.profile(tb.members)
+    idf = dict(fetch.idf({c for prof in (pa, pb) for cs in prof.values() for c in cs}))
+    ranked = rank_bridges(pa, pb, idf)
+    shown = ranked[:limit]
+    plans: list[dict] = []
+    if len(ranked) < min_direct:
+        plans = _connector_plans(fetch, ta, tb, pa, pb, idf, limit)
+    if not ranked and not plans and pa and pb:
+        plans = _path_plan(fetch, ta, tb)
+    pairs = {(p, c) for p, _ in shown for c in (*pa[p], *pb[p])}
+    pairs |= {(s["paper"], s["concept"]) for plan in plans for s in plan["links"]}
+    evidence = fetch.evidence(pairs) if pairs else {}
+    papers = {p for p, _ in shown} | {s["paper"] for plan in plans for s in plan["links"]}
+    titles = fetch.titles(papers) if papers else {}
+    rows = []
+    for p, score in shown:
+        a_c, b_c = sorted(pa[p]), sorted(pb[p])
+        rows.append({
+            "id": p, "title": titles[p], "score": score,
+            "a_concepts": [labels[c] for c in a_c], "b_concepts": [labels[c] for c in b_c],
+            "evidence": [{"side": side, "concept": labels[c], "sentence": evidence[(p, c)]}
+                         for side, cs in (("a", a_c), ("b", b_c)) for c in cs
+                         if (p, c) in evidence],
+        })
+    connectors = [_connector(plan, labels, titles, evidence) for plan in plans]
+    if not rows and not connectors:
+        notes.append(f"the corpus does not connect '{ta.label}' and '{tb.label}'")
+    return {"a": ta.to_json(labels, len(pa)), "b": tb.to_json(labels, len(pb)),
+            "bridges": rows, "connectors": connectors, "notes": notes}
+
+
+def _connector_plans(fetch: Fetcher, ta: Topic, tb: Topic, pa: Profile, pb: Profile,
+                     idf: dict[str, float], limit: int) -> list[dict]:
+    only_a, only_b = set(pa) - set(pb), set(pb) - set(pa)
+    if not only_a or not only_b:
+        return []
+    paper_concepts = fetch.paper_concepts(only_a | only_b)
+    broader = {c: fetch.concepts.concepts[c].broader
+               for cs in paper_concepts.values() for c in cs if c in fetch.concepts.concepts}
+    reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}
+    exclude = set(ta.members | tb.members | ta.without | tb.without)
+    idf.update(fetch.idf(reached - exclude - idf.keys()))
+    plans = []
+    found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, idf)
+    for c, score, a_papers, b_papers in found[:limit]:
+        links, path = [], []
+        for side, papers, prof in (("a", a_papers, pa), ("b", b_papers, pb)):
+            p = _best_paper(papers, prof, idf)
+            topic_c = _strongest(prof[p], idf)
+            via = reach(paper_concepts[p], broader)[c]
+            links += [{"side": side, "paper": p, "concept": topic_c},
+                      {"side": side, "paper": p, "concept": via}]
+            steps = [("concept", topic_c), ("paper", p)]
+            path += steps if side == "a" else steps[::-1]
+            if side == "a":
+                path.append(("concept", c))
+        plans.append({"kind": "concept", "id": c, "score": score, "a_papers": a_papers,
+                      "b_papers": b_papers, "path": path, "links": links})
+    return plans
+
+
+def _path_plan(fetch: Fetcher, ta: Topic, tb: Topic) -> list[dict]:
+    """The shortest concept path from any concept of A to any of B, as one plan."""
+    from queries.paths import shortest_path
+
+    ends = {_A: ta.members, _B: tb.members}
+
+    def papers_of(ids: list[str]) -> dict[str, set[str]]:
+        real = [i for i in ids if i not in ends]
+        wanted = real + sorted({m for i in ids if i in ends for m in ends[i]})
+        found = fetch.papers_of(wanted)
+        out = {i: set(found.get(i, ())) for i in real}
+        for i in ids:
+            if i in ends:
+                out[i] = {p for m in ends[i] for p in found.get(m, ())}
+        return out
+
+    def concepts_of(ids: list[str]) -> dict[str, set[str]]:
+        found = fetch.paper_concepts(ids)
+        cache.update(found)
+        return found
+
+    cache: dict[str, set[str]] = {}
+    path = shortest_path(_A, _B, papers_of, concepts_of)
+    if path is None:
+        return []
+    first, last = path[1], path[-2]
+    for p in (first, last):
+        if p not in cache:
+            cache.update(fetch.paper_concepts([p]))
+    path[0] = min(cache[first] & ta.members)
+    path[-1] = min(cache[last] & tb.members)
+    links, steps = [], []
+    n_papers = len(path) // 2
+    for k, i in enumerate(range(1, len(path), 2)):
+        side = "a" if k == 0 else "b" if k == n_papers - 1 else "via"
+        links += [{"side": side, "paper": path[i], "concept": path[i - 1]},
+                  {"side": side, "paper": path[i], "concept": path[i + 1]}]
+    for i, x in enumerate(path):
+        steps.append(("paper" if i % 2 else "concept", x))
+    return [{"kind": "path", "id": None, "score": None, "a_papers": [first],
+             "b_papers": [last], "path": steps, "links": links}]
+
+
+def _connector(plan: dict, labels: Mapping[str, str], titles: Mapping[str, str],
+               evidence: Mapping[tuple[str, str], str]) -> dict:
+    """One connector (or the fallback path) with its path and evidence."""
+    path = [{"kind": kind, "id": x, "label": labels[x]} if kind == "concept"
+            else {"kind": kind, "id": x, "title": titles[x]} for kind, x in plan["path"]]
+    middle = [s["label"] for s in path[2:-2] if s["kind"] == "concept"]
+    label = labels[plan["id"]] if plan["kind"] == "concept" else " → ".join(middle)
+    return {
+        "kind": plan["kind"], "id": plan["id"], "label": label, "score": plan["score"],
+        "a_papers": plan["a_papers"], "b_papers": plan["b_papers"], "path": path,
+        "evidence": [{"side": s["side"], "paper": s["paper"], "concept": labels[s["concept"]],
+                      "sentence": evidence.get((s["paper"], s["concept"]), "")}
+                     for s in plan["links"]],
+    }
+
+
+# -- the Python engine ---------------------------------------------------------------------
+
+def fetcher(kg: KnowledgeGraph) -> Fetcher:
+    """The :class:`Fetcher` of the in-memory model (the reference engine)."""
+
+    def profile(members: Collection[str]) -> Profile:
+        wanted = set(members)
+        out: Profile = {}
+        for m in kg.mentions:
+            if m.concept in wanted:
+                n, t = out.setdefault(m.paper, {}).get(m.concept, (0, False))
+                out[m.paper][m.concept] = (n + 1, t or m.field == "title")
+        return out
+
+    def evidence(pairs: Collection[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        wanted, found = set(pairs), {}
+        for p in sorted({p for p, _ in wanted}):
+            for m in kg.mentions_by_paper.get(p, []):  # text order: title first
+                if (p, m.concept) in wanted:
+                    found.setdefault((p, m.concept), m.sentence)
+        return found
+
+    return Fetcher(
+        concepts=kg, profile=profile,
+        idf=lambda ids: {c: kg.idf(c) for c in ids if c in kg.concept_papers},
+        paper_concepts=lambda ids: {p: set(kg.paper_concepts[p]) for p in ids
+                                    if p in kg.paper_concepts},
+        papers_of=lambda ids: {c: set(kg.concept_papers[c]) for c in ids
+                               if c in kg.concept_papers},
+        titles=lambda ids: {p: kg.papers[p].title for p in ids if p in kg.papers},
+        evidence=evidence)
 
 
 def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
@@ -162,7 +423,15 @@ def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
     -------
     dict
         ``{"a", "b", "bridges": [{"id", "title", "score", "a_concepts",
-        "b_concepts", "evidence"}], "connectors": [...]}``, best first.
+        "b_concepts", "evidence"}], "connectors": [{"kind", "id", "label", "score",
+        "a_papers", "b_papers", "path", "evidence"}], "notes": [...]}``, best first.
+
+    Raises
+    ------
+    NotFoundError
+        When a topic names no concept (with "did you mean" suggestions).
+    SameTopicError
+        When both texts name the same concept.
 
     Examples
     --------
@@ -175,66 +444,4 @@ def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
     >>> [r["id"] for r in bridges(kg, "gnn", "llm")["bridges"]]
     ['p1']
     """
-    ta, tb = resolve_topic(kg, a), resolve_topic(kg, b)
-    idf = {c: kg.idf(c) for c in kg.concept_papers}  # mentioned concepts only
-    pa, pb = profile(kg, ta.members), profile(kg, tb.members)
-    paper_concepts = {p: set(cs) for p, cs in kg.paper_concepts.items()}
-    broader = {c.id: set(c.broader) for c in kg.concepts.values()}
-    return assemble(
-        ta, tb, pa, pb, idf, paper_concepts, broader,
-        titles={p: kg.papers[p].title for p in kg.papers},
-        labels={c: kg.concepts[c].label for c in kg.concepts},
-        evidence=lambda p, cs: _evidence(kg, p, cs), limit=limit, min_direct=min_direct)
-
-
-def assemble(
-    ta: Topic, tb: Topic, pa: Profile, pb: Profile, idf: Mapping[str, float],
-    paper_concepts: Mapping[str, set[str]], broader: Mapping[str, set[str]], *,
-    titles: Mapping[str, str],
-    labels: Mapping[str, str], evidence: Callable[[str, set[str]], dict[str, str]],
-    limit: int, min_direct: int,
-) -> dict:
-    """Build the answer from engine-fetched profiles (shared by every engine)."""
-    ranked = rank_bridges(pa, pb, idf)[:limit]
-    rows = []
-    for p, score in ranked:
-        a_c, b_c = sorted(pa[p]), sorted(pb[p])
-        ev = evidence(p, set(a_c) | set(b_c))
-        rows.append({
-            "id": p, "title": titles[p], "score": score,
-            "a_concepts": [labels[c] for c in a_c], "b_concepts": [labels[c] for c in b_c],
-            "evidence": [{"side": side, "concept": labels[c], "sentence": ev[c]}
-                         for side, cs in (("a", a_c), ("b", b_c)) for c in cs if c in ev],
-        })
-    connectors = []
-    if len(ranked) < min_direct:
-        found = rank_connectors(set(pa), set(pb), paper_concepts, broader,
-                                set(ta.members | tb.members), idf)[:limit]
-        for c, score, a_papers, b_papers in found:
-            connectors.append(_connector(c, score, a_papers, b_papers, pa, pb,
-                                         paper_concepts, broader, titles, labels, evidence))
-    return {"a": ta.to_json(labels), "b": tb.to_json(labels), "bridges": rows,
-            "connectors": connectors}
-
-
-def _connector(c: str, score: float, a_papers: list[str], b_papers: list[str], pa: Profile,
-               pb: Profile, paper_concepts: Mapping[str, set[str]],
-               broader: Mapping[str, set[str]], titles: Mapping[str, str],
-               labels: Mapping[str, str],
-               evidence: Callable[[str, set[str]], dict[str, str]]) -> dict:
-    """One connector with its example path A-concept, A-paper, c, B-paper, B-concept."""
-    path, ev_rows = [], []
-    for side, papers, prof in (("a", a_papers, pa), ("b", b_papers, pb)):
-        p = papers[0]
-        topic_c = sorted(prof[p])[0]
-        via = reach(paper_concepts.get(p, set()), broader)[c]
-        ev = evidence(p, {via, topic_c})
-        steps = [{"kind": "concept", "id": topic_c, "label": labels[topic_c]},
-                 {"kind": "paper", "id": p, "title": titles[p]}]
-        path.extend(steps if side == "a" else steps[::-1])
-        if side == "a":
-            path.append({"kind": "concept", "id": c, "label": labels[c]})
-        ev_rows.append({"side": side, "paper": p, "concept": labels[via],
-                        "sentence": ev.get(via, "")})
-    return {"id": c, "label": labels[c], "score": score, "a_papers": a_papers,
-            "b_papers": b_papers, "path": path, "evidence": ev_rows}
+    return answer(fetcher(kg), a, b, limit=limit, min_direct=min_direct)

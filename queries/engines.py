@@ -15,6 +15,12 @@ from typing import Any
 #: engine name -> module with the helpers; the first one is the default.
 ENGINES = {"sparql": "queries.sparql", "python": "queries.python", "cypher": "queries.cypher"}
 
+#: helpers that live in modules of their own: helper -> engine -> module.
+HELPER_MODULES = {
+    "bridges": {"python": "queries.bridges", "sparql": "queries.bridges_sparql",
+                "cypher": "queries.bridges_cypher"},
+}
+
 
 def open_source(engine: str, out: Path) -> Any:
     """What the helpers of ``engine`` take as their first argument, for the build ``out``."""
@@ -43,5 +49,5 @@ def run(engine: str, out: str | Path, helper: str, *args: Any, **kwargs: Any) ->
     """
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    module = importlib.import_module(ENGINES[engine])
+    module = importlib.import_module(HELPER_MODULES.get(helper, {}).get(engine, ENGINES[engine]))
     return getattr(module, helper)(open_source(engine, Path(out)), *args, **kwargs)

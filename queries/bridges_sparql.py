@@ -1,0 +1,106 @@
+"""The bridges question (:mod:`queries.bridges`) asked of the RDF store in SPARQL.
+
+Only what the answer needs is fetched: the mentions of the two topics'
+concepts, the concepts of the papers on each side (when connectors are
+looked for), idf values, titles and evidence sentences of the rows shown.
+Ids travel as IRIs written by :mod:`queries.sparql_terms`; user text is
+resolved in Python over the store's concepts and never reaches a query.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection
+
+from queries.bridges import Fetcher, Profile, answer
+from queries.sparql import (
+    Source,
+    _cid,
+    _concept_iris,
+    _paper_iris,
+    _pid,
+    connect,
+    load_concepts,
+    select,
+)
+from queries.sparql_terms import values
+
+__all__ = ["bridges", "fetcher"]
+
+
+def fetcher(src: Source) -> Fetcher:
+    """The :class:`~queries.bridges.Fetcher` of a store (or an ``OUT`` folder)."""
+    from kg.model import KnowledgeGraph
+
+    store = connect(src)
+
+    def profile(members: Collection[str]) -> Profile:
+        if not members:
+            return {}
+        out: Profile = {}
+        for r in select(store, f"""
+            SELECT ?p ?c (COUNT(?m) AS ?n) (SUM(IF(STR(?f) = "title", 1, 0)) AS ?t) WHERE {{
+              {values("c", _concept_iris(members))}
+              ?m kgv:concept ?c ; kgv:paper ?p ; kgv:field ?f . }} GROUP BY ?p ?c"""):
+            out.setdefault(_pid(r["p"]), {})[_cid(r["c"])] = (int(r["n"]), int(r["t"]) > 0)
+        return out
+
+    def idf(ids: Collection[str]) -> dict[str, float]:
+        if not ids:
+            return {}
+        return {_cid(r["c"]): float(r["idf"]) for r in select(store, f"""
+            SELECT ?c ?idf WHERE {{ {values("c", _concept_iris(ids))}
+              ?c kgv:idf ?idf ; kgv:paperCount ?n . FILTER(?n > 0) }}""")}
+
+    def links(ids: Collection[str], *, from_concepts: bool) -> dict[str, set[str]]:
+        if not ids:
+            return {}
+        var, iris = ("c", _concept_iris(ids)) if from_concepts else ("p", _paper_iris(ids))
+        out: dict[str, set[str]] = defaultdict(set)
+        query = f"SELECT ?p ?c WHERE {{ {values(var, iris)} ?p dcterms:subject ?c }}"
+        for r in select(store, query):
+            c, p = _cid(r["c"]), _pid(r["p"])
+            if from_concepts:
+                out[c].add(p)
+            else:
+                out[p].add(c)
+        return dict(out)
+
+    def titles(ids: Collection[str]) -> dict[str, str]:
+        return {_pid(r["p"]): r["title"] for r in select(store, f"""
+            SELECT ?p ?title WHERE {{ {values("p", _paper_iris(ids))}
+              ?p dcterms:title ?title }}""")}
+
+    def evidence(pairs: Collection[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        rows = " ".join(f"({p} {c})" for pid, cid in sorted(set(pairs))
+                        for p in _paper_iris([pid]) for c in _concept_iris([cid]))
+        best: dict[tuple[str, str], tuple] = {}
+        for r in select(store, f"""
+            SELECT ?p ?c ?field ?start ?end ?sentence WHERE {{ VALUES (?p ?c) {{ {rows} }}
+              ?m kgv:paper ?p ; kgv:concept ?c ; kgv:field ?field ; kgv:start ?start ;
+                 kgv:end ?end ; kgv:sentence ?sentence . }}"""):
+            key = (_pid(r["p"]), _cid(r["c"]))
+            order = (r["field"] != "title", r["start"], r["end"], r["sentence"])
+            if key not in best or order < best[key]:
+                best[key] = order
+        return {k: v[-1] for k, v in best.items()}
+
+    return Fetcher(
+        concepts=KnowledgeGraph(concepts=load_concepts(store)), profile=profile, idf=idf,
+        paper_concepts=lambda ids: links(ids, from_concepts=False),
+        papers_of=lambda ids: links(ids, from_concepts=True), titles=titles,
+        evidence=evidence)
+
+
+def bridges(src: Source, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
+    """Papers that connect topic ``a`` with topic ``b``, and why (SPARQL engine).
+
+    Same answer as :func:`queries.bridges.bridges`.
+
+    Examples
+    --------
+    >>> r = bridges("kg-out", "GNNs", "large language models")  # doctest: +SKIP
+    >>> r["bridges"][0]["id"]  # doctest: +SKIP
+    'neurips2026-abstracts-14'
+    """
+    return answer(fetcher(src), a, b, limit=limit, min_direct=min_direct)
