@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kg.graph import paper_node
 from kg.model import KnowledgeGraph
-from visualizations.bridges import bridge_legend, bridge_network, direct_bridges
+from visualizations.bridges import bridge_legend, bridge_network
 from visualizations.concept_map import (
     DEFAULT_MAX_CONCEPTS,
     clusters_overview,
@@ -106,31 +106,41 @@ def focus_view(
 
 def bridge_view(
     kg: KnowledgeGraph, topic_a: str, topic_b: str, *, bridges: list[dict] | None = None,
-    connectors: Sequence[str] = (), limit: int = 40,
+    connectors: Sequence[str | dict] = (), limit: int = 40,
 ) -> View:
     """Two topics, the papers that mention both, and what connects them.
 
-    ``bridges`` are ranked rows (``id`` first of all) from the bridges query;
-    without them, :func:`~visualizations.bridges.direct_bridges` ranks the
-    papers that mention both topics.
+    By default the answer of :func:`queries.bridges.bridges` is drawn: its
+    ranked bridges, and its connectors with their papers. ``bridges`` (ranked
+    rows, ``id`` first of all) and ``connectors`` replace it.
     """
-    from queries.resolve import resolve_concept
+    from queries.bridges import bridges as answer
 
-    ca, cb = resolve_concept(kg, topic_a), resolve_concept(kg, topic_b)
-    a, b = kg.descendants(ca.id), kg.descendants(cb.id)
-    rows = direct_bridges(kg, a, b) if bridges is None else bridges
+    result = answer(kg, topic_a, topic_b, limit=limit)
+    a, b = set(result["a"]["concept_ids"]), set(result["b"]["concept_ids"])
+    if bridges is None:
+        rows, connectors = result["bridges"], result["connectors"]
+    else:
+        rows = bridges
     net = bridge_network(kg, a, b, rows, connectors, limit=limit)
-    n = sum(1 for node in net.nodes if node["kind"] == "paper")
+    n = sum(1 for node in net.nodes if node.get("group") == "bridge")
+    la, lb = result["a"]["label"], result["b"]["label"]
+    joined = sum(1 for c in connectors if not isinstance(c, str))
+    subtitle = (f"{plural(n, 'paper')} mention{'s' if n == 1 else ''} both topics"
+                + (f" (best {limit} shown)" if len(rows) > limit else ""))
+    if joined:
+        subtitle += f" · {plural(joined, 'connecting concept')}"
+    if not rows and not connectors:
+        subtitle += " · the corpus does not connect them"
     return View(
-        net, title=f"Bridges: {short(ca.label, 30)} ↔ {short(cb.label, 30)}",
-        subtitle=f"{plural(n, 'paper')} mention{'s' if n == 1 else ''} both topics"
-                 + (f" (best {limit} shown)" if len(rows) > limit else ""),
-        legend=bridge_legend(ca.label, cb.label, connectors=bool(connectors)),
+        net, title=f"Bridges: {short(la, 30)} ↔ {short(lb, 30)}", subtitle=subtitle,
+        legend=bridge_legend(la, lb, connectors=bool(connectors)),
         overview={"heading": "bridge papers, best first", "sections": [
             {"node": paper_node(r["id"]), "items": []} for r in rows[:limit]],
             "empty": "No paper mentions both topics."},
         help=("Topic A's concepts are on the left, topic B's on the right; the papers in the "
-              "middle mention both. Click a paper to read the sentences."),
+              "middle mention both. Yellow concepts connect papers of each side (boxes "
+              "beside them). Click a paper to read the sentences."),
     )
 
 

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "kg.cli.cypher",
     "kg.cli.eval",
     "kg.cli.viz",
+    "kg.cli.bridge",
 ]
 
 
