@@ -16,6 +16,13 @@ settings.register_profile("ci", max_examples=40, deadline=None)
 settings.register_profile("deep", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("KG_HYPOTHESIS_PROFILE", "ci"))
 
+
+def few(n: int) -> settings:
+    """At most ``n`` examples for a slow property in CI; the profile's count otherwise."""
+    if os.environ.get("KG_HYPOTHESIS_PROFILE", "ci") == "ci":
+        return settings(max_examples=n)
+    return settings()
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: A tiny valid corpus: three papers that share concepts, so every output is non-trivial.
