@@ -22,34 +22,35 @@ from kg.errors import OutputError
 from tests.conftest import shared_file
 from tests.guard import GOOD_JSONL, ROOT, assert_intact, copy_out, kg, leftovers, snapshot
 
-# Runs `kg ARGS…` with the stage named in argv[1] wrapped to print REACHED when it starts
-# ("extract": concept extraction; "write": after the RDF is written into the temporary
-# folder, then waits there to be interrupted).
+# Runs `kg ARGS…` with one function wrapped: argv[1] is "module:function:N:when". At the
+# N-th call it prints REACHED, either "before" the call (which then goes on, so a signal
+# lands while it runs) or "after" it (then waits there to be interrupted or killed).
 CHILD = textwrap.dedent("""
-    import sys, time
-    import kg.build
-    import extractors.pipeline
+    import importlib, sys, time
 
-    stage = sys.argv[1]
-    if stage == "extract":
-        real_extract = extractors.pipeline.extract_corpus
-        def extract(*args, **kwargs):
+    module, name, n, when = sys.argv[1].split(":")
+    mod = importlib.import_module(module)
+    real = getattr(mod, name)
+    calls = []
+
+    def wrapped(*args, **kwargs):
+        calls.append(1)
+        reached = len(calls) == int(n)
+        if reached and when == "before":
             print("REACHED", flush=True)
-            return real_extract(*args, **kwargs)
-        extractors.pipeline.extract_corpus = extract
-    else:
-        real_write = kg.build.write_rdf
-        def write(graph, tmp):
-            n = real_write(graph, tmp)
+        result = real(*args, **kwargs)
+        if reached and when == "after":
             print("REACHED", flush=True)
             time.sleep(600)
-            return n
-        kg.build.write_rdf = write
+        return result
 
+    setattr(mod, name, wrapped)
     sys.argv = ["kg", *sys.argv[2:]]
     from kg.cli import main
     main()
 """)
+EXTRACT = "extractors.pipeline:extract_corpus:1:before"
+WRITE = "kg.build:write_rdf:1:after"
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,7 @@ def out(good_out, tmp_path):
 
 
 def _interrupt(stage: str, sig: int, *args: object) -> subprocess.CompletedProcess:
+    """Run ``kg ARGS`` in a child, send ``sig`` once it reaches ``stage``, wait for it."""
     child = subprocess.Popen([sys.executable, "-c", CHILD, stage, *map(str, args)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              cwd=ROOT)
@@ -84,7 +86,7 @@ def _interrupt(stage: str, sig: int, *args: object) -> subprocess.CompletedProce
 def test_interrupt_while_writing_leaves_previous_out(out, sig):
     before = snapshot(out)
     example = ROOT / "examples" / "neurips2026-abstracts.txt"
-    proc = _interrupt("write", sig, "build", example, "-o", out, "-q")
+    proc = _interrupt(WRITE, sig, "build", example, "-o", out, "-q")
     assert proc.returncode == 130
     assert proc.stderr == "kg: interrupted; nothing was changed\n"
     assert_intact(out, before)
@@ -97,7 +99,7 @@ def test_interrupt_while_writing_leaves_previous_out(out, sig):
 def test_interrupt_during_extraction_of_a_real_corpus(out):
     corpus = shared_file("neurips2018.jsonl")
     before = snapshot(out)
-    proc = _interrupt("extract", signal.SIGTERM, "build", corpus, "-o", out, "-q")
+    proc = _interrupt(EXTRACT, signal.SIGTERM, "build", corpus, "-o", out, "-q")
     assert proc.returncode == 130
     assert proc.stderr == "kg: interrupted; nothing was changed\n"
     assert_intact(out, before)
@@ -106,7 +108,7 @@ def test_interrupt_during_extraction_of_a_real_corpus(out):
 def test_first_build_interrupted_leaves_nothing(tmp_path):
     out = tmp_path / "fresh"
     example = ROOT / "examples" / "neurips2026-abstracts.txt"
-    proc = _interrupt("write", signal.SIGTERM, "build", example, "-o", out, "-q")
+    proc = _interrupt(WRITE, signal.SIGTERM, "build", example, "-o", out, "-q")
     assert proc.returncode == 130
     assert not out.exists() and leftovers(out) == []
 
@@ -190,3 +192,37 @@ def test_out_moved_aside_by_a_killed_build_comes_back(good_out, tmp_path):
     out = tmp_path / "out"
     _clean_leftovers(out)
     assert_intact(out, before)
+
+
+# -- pushes killed midway, then run again ----------------------------------------------
+
+
+def test_bolt_push_killed_midway_then_rerun_ends_like_a_clean_push(bolt, example_out,
+                                                                   example_kg):
+    from kg.bolt import counts
+
+    clean = counts(bolt.load(example_kg))
+    bolt.forget()  # the database is about to change behind the fixture's back
+    args = ["push", example_out, *bolt.cli_args(), "--batch-size", "10", "-q"]
+    proc = _interrupt("kg.bolt:_write:3:after", signal.SIGKILL, *args, "--replace")
+    assert proc.returncode == -signal.SIGKILL
+    with bolt.connect() as g:
+        partial = counts(g)
+        assert partial != clean  # really cut short
+        kg(*args, check=True)
+        assert counts(g) == clean
+
+
+def test_sparql_push_killed_midway_then_rerun_ends_like_a_clean_push(virtuoso, example_out,
+                                                                     example_build):
+    graph = "http://example.org/killed"
+    args = ["push-sparql", example_out, "--endpoint", virtuoso.update_url, "--method",
+            "update", "--graph", graph, "--user", virtuoso.user, "--password",
+            virtuoso.password]
+    count = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+    proc = _interrupt("kg.sparql_push:_send:3:after", signal.SIGKILL, *args)
+    assert proc.returncode == -signal.SIGKILL
+    partial = int(virtuoso.select(count)[0]["n"])
+    assert 0 < partial < example_build.triples  # really cut short
+    kg(*args, check=True)
+    assert int(virtuoso.select(count)[0]["n"]) == example_build.triples
