@@ -1,8 +1,10 @@
 """The bridges question (:mod:`queries.bridges`) asked of a Bolt server in Cypher.
 
 Only what the answer needs is fetched, by id (indexed look-ups, ids as
-parameters): the ``MENTIONS`` of the two topics' concepts (``count`` and
-``title``), the concepts of the papers on each side (when connectors are
+parameters; each pattern starts from the node looked up by id, which ArcadeDB
+needs to use its index: 0.25 s instead of 35 s for the 822 concepts under
+"machine learning" in NeurIPS 2018): the ``MENTIONS`` of the two topics'
+concepts (``count`` and ``title``), the concepts of the papers on each side (when connectors are
 looked for), idf values, titles and the first evidence sentence of the rows
 shown. Concept text is resolved over the concepts read from the server once
 per connection (:func:`queries.cypher.concept_model`).
@@ -20,7 +22,7 @@ __all__ = ["bridges", "fetcher"]
 
 _PROFILE = """
 UNWIND $ids AS cid
-MATCH (p:Paper)-[m:MENTIONS]->(c:Concept {id: cid})
+MATCH (c:Concept {id: cid})<-[m:MENTIONS]-(p:Paper)
 RETURN p.id AS p, c.id AS c, m.count AS n, coalesce(m.title, 0) AS t
 """
 
