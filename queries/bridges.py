@@ -172,7 +172,7 @@ def rank_bridges(a: Profile, b: Profile, idf: Mapping[str, float]) -> list[tuple
     >>> a = {"p": {"gnn": (1, False)}, "q": {"gnn": (3, True)}}
     >>> b = {"p": {"llm": (1, False)}, "q": {"llm": (1, False)}}
     >>> rank_bridges(a, b, {"gnn": 0.5, "llm": 1.0})
-    [('q', 3.3), ('p', 1.714286)]
+    [('q', 2.857143), ('p', 1.714286)]
     """
     rows = [(p, round(harmonic(side_strength(a[p], idf), side_strength(b[p], idf)), DIGITS))
             for p in a.keys() & b.keys()]
