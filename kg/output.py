@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 FORMATS = ("table", "json", "csv")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters written as escapes.
+
+    Error messages and table cells quote user data (a paper id, a title); this
+    keeps them on one line and keeps terminal escape sequences out of the terminal.
+
+    Examples
+    --------
+    >>> one_line("no paper with id 'a\\nb\\x1b[31m'")
+    "no paper with id 'a\\\\nb\\\\x1b[31m'"
+    """
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def _cell(value: object) -> str:
@@ -16,7 +32,7 @@ def _cell(value: object) -> str:
         return ""
     if isinstance(value, (list, tuple)):
         return "; ".join(_cell(v) for v in value)
-    return " ".join(str(value).split())
+    return one_line(" ".join(str(value).split()))
 
 
 def emit(rows: Sequence[dict], columns: Sequence[str], fmt: str = "table",

@@ -9,7 +9,6 @@ exit status 2; ``--debug`` shows the traceback instead.
 from __future__ import annotations
 
 import importlib
-import re
 import signal
 import sys
 
@@ -17,6 +16,7 @@ import click
 
 from kg import __version__
 from kg.errors import KGError
+from kg.output import one_line
 
 COMMAND_MODULES = [
     "kg.cli.build",
@@ -27,23 +27,6 @@ COMMAND_MODULES = [
     "kg.cli.viz",
     "kg.cli.bridge",
 ]
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def one_line(text: str) -> str:
-    """``text`` with line breaks and other control characters written as escapes.
-
-    Error messages quote user input (a paper id, a concept, a record); this keeps
-    them on one line and keeps terminal escape sequences out of the terminal.
-
-    Examples
-    --------
-    >>> one_line("no paper with id 'a\\nb\\x1b[31m'")
-    "no paper with id 'a\\\\nb\\\\x1b[31m'"
-    """
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class KGGroup(click.Group):
