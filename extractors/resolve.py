@@ -9,7 +9,7 @@ overlap policy, per text:
 - a lexicon match strictly inside a longer model span gives way to it (SciERC
   almost never nests terms: "graph neural network calibration" is one term;
   its head places it under "calibration" in the hierarchy);
-- a lexicon match that crosses a model span wins (its boundary is curated);
+- a lexicon match that crosses or contains a model span wins (its boundary is curated);
 - a coined name is kept where no other span overlaps it;
 - generic spans ("our method", "the model", "performance", pronouns) are
   dropped, whoever found them.
@@ -25,7 +25,6 @@ contrastive learning" → "contrastive learning").
 from __future__ import annotations
 
 import bisect
-import os
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -35,11 +34,11 @@ from extractors.generic import concept_words, is_generic
 from extractors.normalize import acronym_key, display_label, near_duplicate, norm_key, slug
 from kg.model import Concept, Mention, Paper, sorted_mentions
 
-#: Lexicon matches inside a longer model term: "modifier" keeps those that are not its
-#: head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive learning" drops
-#: "graph contrastive learning", which becomes its broader concept instead); "all" keeps
-#: every one, "none" drops every one (SciERC never nests terms).
-NESTED_LEXICON = os.environ.get("KG_NESTED", "modifier")
+#: Lexicon matches inside a longer model term (the ``nested`` option): "modifier" keeps
+#: those that are not its head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive
+#: learning" drops "graph contrastive learning", which becomes its broader concept
+#: instead); "all" keeps every one, "none" drops every one (SciERC never nests terms).
+NESTED_POLICIES = ("modifier", "all", "none")
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
 _PAREN_DEF = re.compile(r"^(.+?)\s*\(\s*([^()]+?)\s*\)$")
@@ -68,16 +67,23 @@ class _Cand:
     type: str | None = None  # type voted by the model / pattern
 
 
-def resolve(found: list[DocSpans], papers: list[Paper],
-            table: ConceptTable) -> tuple[list[Mention], dict[str, Concept]]:
-    """Mentions and the concepts they use (with broader ancestors), for the whole corpus."""
+def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
+            nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
+            ) -> tuple[list[Mention], dict[str, Concept]]:
+    """Mentions and the concepts they use (with broader ancestors), for the whole corpus.
+
+    ``nested`` is the policy for lexicon terms inside longer model terms (one of
+    :data:`NESTED_POLICIES`); ``votes``, when given, receives each concept's type votes.
+    """
+    if nested not in NESTED_POLICIES:
+        raise ValueError(f"nested must be one of {NESTED_POLICIES}, not {nested!r}")
     by_id = {p.id: p for p in papers}
     cands: list[_Cand] = []
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
-        cands.extend(_merge_doc(ds, text, table))
+        cands.extend(_merge_doc(ds, text, table, nested))
     cands = _drop_untrusted_acronyms(cands, table, by_id)
-    types: dict[str, Counter[str]] = defaultdict(Counter)
+    types: dict[str, Counter[str]] = defaultdict(Counter) if votes is None else votes
     _assign_new_terms(cands, by_id, table, types)
 
     sents = {(ds.paper, ds.field): ds.sents for ds in found}
@@ -127,7 +133,7 @@ def _strip(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def _merge_doc(ds: DocSpans, text: str, table: ConceptTable) -> list[_Cand]:
+def _merge_doc(ds: DocSpans, text: str, table: ConceptTable, nested: str) -> list[_Cand]:
     own = table.paper_acronyms.get(ds.paper, {})
     lex = []
     for s, e, cid, kind in ds.lexicon:
@@ -156,21 +162,47 @@ def _merge_doc(ds: DocSpans, text: str, table: ConceptTable) -> list[_Cand]:
             out.append(c)
         elif not any(m[0] <= c.start and c.end <= m[1] for m in model):
             out.append(c)
-        elif NESTED_LEXICON == "all" or (NESTED_LEXICON == "modifier" and not any(
+        elif nested == "all" or (nested == "modifier" and not any(
                 m[0] <= c.start and c.end == m[1] for m in model)):
             out.append(c)  # a modifier inside a longer term: "deep RL agents"
     lex_bounds = [(c.start, c.end) for c in out]
     for s, e, t in model:
         if (s, e) in taken or any(_crosses((s, e), b) for b in lex_bounds):
             continue
+        if any(b[0] <= s and e <= b[1] for b in lex_bounds):
+            continue  # inside a curated term: "Free Lunch theorems" in "No Free Lunch theorems"
         if len(text[s:e].split()) > MAX_TERM_WORDS:
             continue
-        out.append(_Cand(ds.paper, ds.field, s, e, "model", type=t))
-    bounds = [(c.start, c.end) for c in out]
+        out.append(_Cand(ds.paper, ds.field, s, e, "model", type=_apposition_type(text, e) or t))
+    bounds = {(c.start, c.end): c for c in out}
     for s, e, t in ds.coined:
-        if not any(_overlaps((s, e), b) for b in bounds):
-            out.append(_Cand(ds.paper, ds.field, s, e, "pattern", type=t))
+        same = bounds.get((s, e))
+        if same is not None and same.extractor == "model":
+            same.extractor = "pattern"  # the model agrees on a name the authors announce
+        elif not any(_overlaps((s, e), b) for b in bounds):
+            out.append(_Cand(ds.paper, ds.field, s, e, "pattern",
+                             type=_apposition_type(text, e) or t))
     return out
+
+
+_APPOSITION = re.compile(r"\s*,\s*(?:a|an)\s+((?:[\w\-]+\s*){1,5})")
+
+
+def _apposition_type(text: str, end: int) -> str | None:
+    """The type an apposition gives a name: "KLPatch, a greedy patching algorithm" → method.
+
+    >>> _apposition_type("KLPatch, a greedy patching algorithm based on KL", 7)
+    'method'
+    """
+    m = _APPOSITION.match(text, end)
+    if not m:
+        return None
+    from extractors.patterns import _KIND_HEADS
+
+    head = next((w for w in m.group(1).lower().split() if w in _KIND_HEADS), None)
+    if head is None:
+        return None
+    return guess_type(head) if guess_type(head) != "concept" else None
 
 
 def _term_part(surface: str) -> str:
@@ -330,7 +362,9 @@ def _vote(counter: Counter[str], label: str) -> str:
 
 def _place_by_head(used: set[str], table: ConceptTable) -> None:
     """New concepts go under their longest proper suffix that is a concept in use or curated."""
-    known = {norm_key(table.concepts[c].label): c for c in used}
+    # a name ("SHiFT") is no head for a lower-case term ("image-induced shift")
+    known = {norm_key(table.concepts[c].label): c for c in used
+             if " " in table.concepts[c].label or not _NAME_LIKE.search(table.concepts[c].label)}
     known.update({k: c for k, c in table.by_key.items()
                   if table.concepts[c].origin == "lexicon"})
     for cid in sorted(used):
@@ -383,7 +417,8 @@ def _plural_last(form: str) -> str:
 
 
 def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
-              concepts: dict[str, Concept], tokenizer) -> list[Mention]:
+              concepts: dict[str, Concept], tokenizer, *,
+              nested: str = "modifier") -> list[Mention]:
     """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
 
     ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
@@ -423,7 +458,7 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
         for match_id, s, e in matcher(doc):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
-            if any((_crosses((a, b), t) if NESTED_LEXICON == "all" else _overlaps((a, b), t))
+            if any((_crosses((a, b), t) if nested == "all" else _overlaps((a, b), t))
                    or (a, b) == t for t in taken[(pid, fname)]):
                 continue
             taken[(pid, fname)].append((a, b))
@@ -432,3 +467,42 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
                 end=b, text=text[a:b], sentence=_sentence(text, sents, a, b),
                 extractor="corpus"))
     return sorted_mentions([*mentions, *extra])
+
+
+# -- mentions found → concepts accepted -------------------------------------------------------
+
+def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTable, tokenizer,
+                   *, nested: str = "modifier", propagate_terms: bool = True,
+                   acceptance=None, rejected=None) -> tuple[list[Mention], dict[str, Concept]]:
+    """Resolve, propagate, then keep what passes ``acceptance`` (the graph's mentions, concepts).
+
+    Parameters
+    ----------
+    found, papers, table
+        As for :func:`resolve`.
+    tokenizer
+        The pipeline's tokenizer, for :func:`propagate`.
+    nested : str
+        Policy for lexicon terms inside longer model terms (:data:`NESTED_POLICIES`).
+    propagate_terms : bool
+        Match terms the model found in one paper in every other paper too.
+    acceptance : TermAcceptance, optional
+        The termhood filter (:mod:`extractors.acceptance`); ``None`` keeps everything.
+    rejected : Rejected, optional
+        Receives the mentions and concepts that were found but not accepted.
+    """
+    votes: dict[str, Counter[str]] = defaultdict(Counter)
+    mentions, concepts = resolve(found, papers, table, nested=nested, votes=votes)
+    if propagate_terms:
+        mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested)
+    if acceptance is None:
+        return mentions, concepts
+    lexicon = {cid: c for cid, c in table.concepts.items() if c.origin == "lexicon"}
+    kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
+                                                 vocabulary=lexicon)
+    if rejected is not None:
+        rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted)
+        rejected.concepts.update({cid: c for cid, c in concepts.items()
+                                  if not decisions[cid].accepted})
+        rejected.decisions.update(decisions)
+    return kept, accepted

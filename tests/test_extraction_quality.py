@@ -26,7 +26,7 @@ def test_coined_names_become_method_concepts():
     ], span_model=False)
     found = _by_text(kg)
     assert found["DeepFooNet"].type == "method" and found["DeepFooNet"].origin == "pattern"
-    assert found["WidgetBench"].type == "method"
+    assert found["WidgetBench"].type == "dataset"  # "WidgetBench, a benchmark of widgets"
     assert {m.paper for m in kg.mentions if m.text == "DeepFooNet"} == {"a"}
 
 

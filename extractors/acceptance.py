@@ -1,0 +1,358 @@
+"""Termhood: which of the concepts found in the text are accepted into the graph.
+
+Extraction finds *mentions*; the graph keeps *concepts*. The span model marks
+every scientific term it sees, as SciERC annotators did ("beats chance",
+"class name", "Convergence speed varies"), which is right for span scores but
+wrong for a knowledge graph, where every concept is a node that queries,
+pages and paper links build on. :class:`TermAcceptance` is the one stage that
+decides, after resolution and before the graph is built:
+
+Always accepted
+    concepts from the curated lexicon, acronym definitions ("Time Series
+    Foundation Models (TSFMs)") and coined names ("we propose DeepFooNet"),
+    and terms that are names themselves (inner capitals, digits, all capitals:
+    "KLPatch", "List-GRPO").
+A model-only concept is accepted when it is a well-formed term
+    no ``,;:()\\`` and no "and"/"or"; at most ``max_words`` words; no leading
+    determiner, verb or gerund ("constructing confidence regions"); no finite
+    verb, auxiliary, determiner or adverb inside ("model size grows"); not a
+    single word unless name-like ("attention", "coefficient" never are); not a
+    hidden (search-only) lexicon label; and a generic head ("model",
+    "benchmark") after a single word needs a known concept or a name there
+    ("AI model", "calibration method", but not "problematic model",
+    "fine-grained benchmark") —
+    **and** it has evidence: mentioned in at least ``min_papers`` papers, or
+    its head is a technical head ("axial attention", "boomerang distillation"),
+    or it sits under an accepted concept by its head ("inverse temperature
+    scheduling" under a lexicon "scheduling" would).
+
+Concepts typed ``dataset`` only by the model must look like one (a name, or a
+dataset/benchmark/corpus head); otherwise they take their next-best type vote,
+or ``concept``. Broader links to rejected concepts are re-pointed to the
+rejected concept's own accepted broader concepts.
+
+The policy is a registered function (``spacy.registry.misc``,
+``"kg.term_acceptance.v1"``) so a config can swap or tune it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from spacy.util import registry
+
+from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, _words
+from extractors.normalize import norm_key
+from kg.model import Concept, Mention
+
+#: Origins whose concepts are curated or announced by the authors: always accepted.
+TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
+
+#: Heads that make a one-paper term technical enough to keep.
+TECHNICAL_HEADS = _words("""
+model network net method algorithm estimator learning regression classification attention
+transformer distillation optimization inference sampling kernel loss benchmark dataset corpus
+encoder decoder autoencoder classifier embedding descent bound theorem divergence entropy
+detection segmentation estimation generation quantification calibration regularization
+normalization hashing reconstruction synthesis pruning quantization augmentation
+tree forest gan rnn cnn lstm gnn llm vae policy game pooling convolution tokenization
+error regret scaling scheduling prediction recognition translation retrieval answering
+forecasting matching tracking planning control completion transcription parsing summarization
+captioning localization tagging
+""")
+
+#: Heads of datasets: a model-only "dataset" needs one (or to be a name).
+DATASET_HEADS = _words("""dataset benchmark corpus treebank database suite collection
+data recording recordings images videos""")
+
+#: Heads so generic that the words before them must name something ("AI model").
+VAGUE_HEADS = GENERIC_HEADS | _words("benchmark dataset network net data")
+
+#: Nouns in -ing that do start terms ("learning rate", "sampling method").
+NOMINAL_ING = _words("""
+learning training sampling clustering hashing embedding matching boosting bagging pooling
+padding pruning modeling modelling reasoning planning tracking parsing tagging labeling
+labelling ranking forecasting computing processing mining subsampling encoding coding
+scheduling finetuning fine-tuning pretraining pre-training prompting denoising inpainting
+smoothing filtering reweighting meta-learning self-training multitasking thresholding
+""")
+
+#: Verbs that never start a term (base and -s forms; imperative or infinitive clauses).
+_VERB_STEMS = sorted(_words("""
+align use learn train improve reduce increase decrease show prove find propose introduce
+present provide achieve outperform enable allow require yield obtain derive compute estimate
+capture construct mitigate leverage analyze analyse investigate explain study balance lack
+beat solve make take give vary grow contribute characterize characterise govern alleviate
+obscure promise act reveal remain converge reach prevent exhibit suffer fail lead become
+depend induce steer occur arise emerge perform demonstrate suggest generalize generalise
+produce preserve encourage enhance exploit harm bridge address tackle refine compensate
+specialize specialise push force favor favour underlie underperform distinguish uncover
+"""))
+
+
+def _s_form(stem: str) -> str:
+    if stem.endswith("y") and stem[-2:-1] not in "aeiou":
+        return stem[:-1] + "ies"
+    if stem.endswith(("s", "sh", "ch", "x", "z")):
+        return stem + "es"
+    return stem + "s"
+
+
+LEADING_VERBS = frozenset(_VERB_STEMS) | frozenset(_s_form(v) for v in _VERB_STEMS)
+#: Finite verbs, auxiliaries and modals that never sit inside a term.
+FINITE_VERBS = frozenset(_s_form(v) for v in _VERB_STEMS) | _words("""
+grow vary contribute introduce characterize govern alleviate obscure solve beat lack
+is are was were be been being can could may might will would should must does do did
+has have had""")
+_CONJUNCTIONS = _words("and or but nor versus & \\&")
+_ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
+_NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")
+_BAD_CHARS = re.compile(r"[,;:()\[\]\\{}\"]|\bvs\b")
+
+
+def name_like(token: str) -> bool:
+    """A token that looks like a name: inner capitals, digits or all capitals.
+
+    >>> [name_like(t) for t in ["KLPatch", "CIFAR-10", "GNNs", "List-GRPO", "attention", "Lasso"]]
+    [True, True, True, True, False, False]
+    """
+    return bool(_NAME_TOKEN.match(token))
+
+
+def _names(words: list[str]) -> bool:
+    """Words that name something: a name-like token, or a Title Case run ("Single Location")."""
+    return any(name_like(w) for w in words) or (
+        len(words) > 1 and all(w[:1].isupper() for w in words))
+
+
+def _head_index(words: list[str]) -> int:
+    """The head of "X of Y" is X's last word; otherwise the last word."""
+    for i, w in enumerate(words):
+        if i and w.lower() in ("of", "for", "in", "on", "with") and i < len(words) - 1:
+            return i - 1
+    return len(words) - 1
+
+
+def head_word(label: str) -> str:
+    """The head word of a term, normalised.
+
+    >>> head_word("cross-view attention heads"), head_word("curse of dimensionality")
+    ('head', 'curse')
+    """
+    words = norm_key(label).split()
+    return words[_head_index(words)] if words else ""
+
+
+def malformed(form: str, *, max_words: int = 5) -> str | None:
+    """Why a surface form is not a well-formed term, or ``None`` when it is one.
+
+    Examples
+    --------
+    >>> [malformed(t) for t in ["beats chance", "Convergence speed varies",
+    ...                         "benign, refusal", "constructing confidence regions"]]
+    ['leading verb', 'finite verb', 'punctuation', 'leading gerund']
+    >>> [malformed(t) for t in ["axial attention", "attention", "KLPatch"]]
+    [None, 'single common word', None]
+    """
+    if _BAD_CHARS.search(form):
+        return "punctuation"
+    words = form.split()
+    if not words:
+        return "empty"
+    if len(words) > max_words:
+        return "too long"
+    low = [w.lower() for w in words]
+    if len(words) == 1:
+        return None if name_like(words[0]) else "single common word"
+    if low[0] in DETERMINERS:
+        return "leading determiner"
+    if low[0] in LEADING_VERBS:
+        return "leading verb"
+    if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]):
+        return "leading gerund"
+    for w in low:
+        if w in _CONJUNCTIONS:
+            return "conjunction"
+    for w in low[1:]:
+        if w in FINITE_VERBS:
+            return "finite verb"
+        if w in DETERMINERS and w not in ("all", "no", "most", "more"):
+            return "inner determiner"
+        if _ADVERB.search(w):
+            return "adverb"
+    return None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether a concept enters the graph, and why."""
+
+    accepted: bool
+    reason: str
+
+
+@dataclass
+class Rejected:
+    """What extraction found but the graph did not accept (filled in by the pipeline)."""
+
+    mentions: list[Mention] = field(default_factory=list)
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    decisions: dict[str, Decision] = field(default_factory=dict)
+
+
+@dataclass
+class TermAcceptance:
+    """The termhood filter between extraction and the graph (see the module docstring).
+
+    Parameters
+    ----------
+    max_words : int
+        Longest accepted model-only term, in words.
+    min_papers : int
+        Papers that mention a model-only term for it to count as established.
+    technical_heads : frozenset of str
+        Head words that make a one-paper term technical.
+
+    Examples
+    --------
+    >>> from kg.model import Concept, Mention
+    >>> cs = {"a": Concept("a", "axial attention", "method", origin="model"),
+    ...       "b": Concept("b", "beats chance", origin="model")}
+    >>> ms = [Mention("p", c, "abstract", 0, 1, "x", "x", "model") for c in cs]
+    >>> {c: d.accepted for c, d in TermAcceptance().decide(cs, ms).items()}
+    {'a': True, 'b': False}
+    """
+
+    max_words: int = 5
+    min_papers: int = 2
+    technical_heads: frozenset[str] = TECHNICAL_HEADS
+    hidden_labels: frozenset[str] = field(default_factory=frozenset)
+
+    def decide(self, concepts: Mapping[str, Concept], mentions: Iterable[Mention], *,
+               vocabulary: Mapping[str, Concept] | None = None) -> dict[str, Decision]:
+        """A :class:`Decision` for every concept in ``concepts``.
+
+        ``vocabulary`` holds every concept known before the text was read (the lexicon
+        and the acronyms defined in the corpus): their hidden labels are never accepted
+        as new terms, and their labels make a generic head specific ("deep learning model").
+        """
+        papers: dict[str, set[str]] = defaultdict(set)
+        coined: set[str] = set()
+        for m in mentions:
+            papers[m.concept].add(m.paper)
+            if m.extractor == "pattern":
+                coined.add(m.concept)
+        vocab = [*concepts.values(), *(vocabulary or {}).values()]
+        hidden = {norm_key(h) for h in self.hidden_labels} | {
+            norm_key(h) for c in vocab for h in c.hidden_labels}
+        known = {norm_key(f) for c in vocab if c.origin in TRUSTED_ORIGINS
+                 for f in (c.label, *c.aliases)}
+        out: dict[str, Decision] = {}
+        # shorter terms first: a term may be accepted because it sits under one
+        for cid in sorted(concepts, key=lambda c: (len(concepts[c].label.split()), c)):
+            c = concepts[cid]
+            if c.origin in TRUSTED_ORIGINS:
+                out[cid] = Decision(True, c.origin)
+            elif cid in coined:
+                out[cid] = Decision(True, "coined name")
+            else:
+                out[cid] = self._model_term(c, len(papers[cid]), hidden, known, out)
+        return out
+
+    def _model_term(self, c: Concept, n_papers: int, hidden: set[str], known: set[str],
+                    done: Mapping[str, Decision]) -> Decision:
+        forms = [c.label, *c.aliases]
+        key = norm_key(c.label)
+        if key in hidden:
+            return Decision(False, "hidden label")
+        if key in known:  # "RL" where the lexicon's RL was not trusted: no second concept
+            return Decision(False, "form of a known concept")
+        words = c.label.split()
+        if all(name_like(w) for w in words) and malformed(c.label, max_words=self.max_words) \
+                is None:
+            return Decision(True, "name")
+        for f in forms:
+            why = malformed(f, max_words=self.max_words)
+            if why:
+                return Decision(False, why)
+        kw = key.split()
+        h = _head_index(kw)
+        # "problematic model", "fine-grained benchmark": one word must make a vague head specific
+        if kw[h] in VAGUE_HEADS and len(words) == 2 and not (
+                norm_key(words[0]) in known or any(_names(f.split()[:1]) for f in forms)):
+            return Decision(False, "vague head")
+        if n_papers >= self.min_papers:
+            return Decision(True, f"{n_papers} papers")
+        if kw[h] in self.technical_heads:
+            return Decision(True, "technical head")
+        if any(done.get(b, Decision(False, "")).accepted for b in c.broader):
+            return Decision(True, "under a known concept")
+        if all(w in LIGHT_MODIFIERS for w in kw[:-1]):
+            return Decision(False, "light modifiers only")
+        return Decision(False, "one paper, no technical head")
+
+    def retype(self, concept: Concept, votes: Counter[str] | None) -> str:
+        """The type of an accepted model-only concept: a "dataset" must look like one.
+
+        >>> TermAcceptance().retype(Concept("x", "anchored response", "dataset", origin="model"),
+        ...                         Counter({"dataset": 3, "method": 1}))
+        'method'
+        """
+        if concept.type != "dataset" or concept.origin != "model":
+            return concept.type
+        words = concept.label.split()
+        if any(name_like(w) for w in words) or head_word(concept.label) in DATASET_HEADS:
+            return "dataset"
+        rest = [t for t, _ in sorted((votes or Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
+                if t not in ("dataset", "generic", "")]
+        return rest[0] if rest else "concept"
+
+    def apply(self, concepts: Mapping[str, Concept], mentions: list[Mention],
+              votes: Mapping[str, Counter[str]] | None = None, *,
+              vocabulary: Mapping[str, Concept] | None = None,
+              ) -> tuple[list[Mention], dict[str, Concept], dict[str, Decision]]:
+        """The accepted mentions and concepts (with accepted ancestors), and every decision.
+
+        Concepts are updated in place: model-only datasets that are not datasets are
+        retyped, and broader links skip rejected concepts.
+        """
+        decisions = self.decide(concepts, mentions, vocabulary=vocabulary)
+        ok = {cid for cid, d in decisions.items() if d.accepted}
+        for cid in ok:
+            c = concepts[cid]
+            c.type = self.retype(c, (votes or {}).get(cid))
+            c.broader = _accepted_broader(c, concepts, ok)
+        kept = [m for m in mentions if m.concept in ok]
+        used = {m.concept for m in kept}
+        stack, keep = list(used), set(used)
+        while stack:
+            for b in concepts[stack.pop()].broader:
+                if b not in keep and b in concepts:
+                    keep.add(b)
+                    stack.append(b)
+        return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
+
+
+def _accepted_broader(c: Concept, concepts: Mapping[str, Concept], ok: set[str]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    stack = list(reversed(c.broader))
+    while stack:
+        b = stack.pop()
+        if b in seen or b not in concepts:
+            continue
+        seen.add(b)
+        if b in ok:
+            out.append(b)
+        else:
+            stack.extend(reversed(concepts[b].broader))
+    return out
+
+
+@registry.misc("kg.term_acceptance.v1")
+def make_term_acceptance(*, max_words: int = 5, min_papers: int = 2) -> TermAcceptance:
+    """The default acceptance policy, for configs (``@misc = "kg.term_acceptance.v1"``)."""
+    return TermAcceptance(max_words=max_words, min_papers=min_papers)
