@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractors.acceptance import Rejected
 from kg.model import KnowledgeGraph, Paper
 
 _BR = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
@@ -123,20 +124,34 @@ def scierc_papers(gold: list[dict]) -> list[Paper]:
     return [Paper(id=d["doc_key"], title=d["doc_key"], abstract=detokenize(d)[0]) for d in gold]
 
 
-def predictions(graph: KnowledgeGraph) -> dict[str, dict]:
-    """``kg extract --format jsonl`` records of ``graph``, by paper id."""
+def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict[str, dict]:
+    """``kg extract --format jsonl`` records of ``graph``, by paper id.
+
+    Every mention found is listed, with ``"accepted"``: ``false`` for the term mentions
+    that the termhood filter kept out of the graph (``rejected``, see
+    :mod:`extractors.acceptance`); ``concepts`` lists the concepts of all of them, each
+    with its own ``"accepted"``.
+    """
+    from kg.model import sorted_mentions
+
+    extra = rejected.mentions if rejected is not None else []
+    concepts = {**(rejected.concepts if rejected is not None else {}), **graph.concepts}
+    by_paper: dict[str, list] = {}
+    for m in sorted_mentions([*graph.mentions, *extra]):
+        by_paper.setdefault(m.paper, []).append(m)
     out = {}
     for pid in graph.papers:
-        mentions = graph.mentions_by_paper.get(pid, [])
+        mentions = by_paper.get(pid, [])
         cids = sorted({m.concept for m in mentions})
         out[pid] = {
             "id": pid,
             "mentions": [{"field": m.field, "start": m.start, "end": m.end, "text": m.text,
-                          "type": graph.concepts[m.concept].type, "concept": m.concept}
+                          "type": concepts[m.concept].type, "concept": m.concept,
+                          "accepted": m.concept in graph.concepts}
                          for m in mentions],
-            "concepts": [{"id": c, "label": graph.concepts[c].label,
-                          "type": graph.concepts[c].type,
-                          "aliases": sorted(set(graph.concepts[c].aliases))} for c in cids],
+            "concepts": [{"id": c, "label": concepts[c].label, "type": concepts[c].type,
+                          "aliases": sorted(set(concepts[c].aliases)),
+                          "accepted": c in graph.concepts} for c in cids],
         }
     return out
 

@@ -23,20 +23,21 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from extractors import components  # noqa: F401  (registers the factories)
+from extractors.acceptance import Rejected, TermAcceptance
 from extractors.acronyms import find_definitions
 from extractors.components import SPANS_KEY, ConceptMatcher
 from extractors.concepts import ConceptTable
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
-from extractors.resolve import DocSpans, propagate, resolve
+from extractors.resolve import DocSpans, resolve_corpus
 from kg.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
+#: The termhood filter the graph uses (see :mod:`extractors.acceptance`).
+DEFAULT_ACCEPTANCE = TermAcceptance()
 #: Longest piece of text given to spaCy at once (the span model's memory grows with it).
 CHUNK_CHARS = 100_000
-#: Match terms the model found in one paper in every other paper too.
-PROPAGATE = os.environ.get("KG_PROPAGATE", "1") == "1"
 #: Texts from which a second worker process pays for its start-up (model load, pickling).
 #: Measured with bench/bench_extract.py: on a busy 2-core machine two processes were
 #: slower than one for the 2,006 texts of NeurIPS 2018, so only much larger corpora fork.
@@ -47,7 +48,7 @@ def span_model_dir() -> Path | None:
     """The installed span-model directory, or ``None`` when its weights are absent.
 
     ``KG_SPAN_MODEL`` may name another spaCy pipeline directory (``"none"`` disables
-    the model).
+    the model): a development and evaluation override, like ``kg extract --span-model``.
     """
     env = os.environ.get("KG_SPAN_MODEL")
     if env:
@@ -181,6 +182,10 @@ def extract_corpus(
     batch_size: int = BATCH_SIZE,
     span_model: Path | None | bool = True,
     n_process: int | None = None,
+    nested: str = "modifier",
+    propagate_terms: bool = True,
+    acceptance: TermAcceptance | None = DEFAULT_ACCEPTANCE,
+    rejected: Rejected | None = None,
 ) -> KnowledgeGraph:
     """Extract concept mentions from ``papers`` and return the knowledge graph.
 
@@ -199,6 +204,17 @@ def extract_corpus(
         directory, or ``False``/``None`` for lexicon, acronyms and patterns only.
     n_process : int, optional
         Worker processes; by default 2 for corpora large enough to pay for them.
+    nested : {"modifier", "all", "none"}
+        Lexicon terms inside a longer model term: keep those that are not its head
+        ("deep RL" in "deep RL agents"), all, or none (SciERC never nests terms).
+    propagate_terms : bool
+        Match terms the model found in one paper in every other paper too.
+    acceptance : TermAcceptance, optional
+        The termhood filter between mentions found and concepts accepted into the graph
+        (:mod:`extractors.acceptance`); ``None`` accepts every term found.
+    rejected : Rejected, optional
+        Receives the mentions and concepts found but not accepted (``kg extract`` lists
+        them too).
 
     Examples
     --------
@@ -228,8 +244,8 @@ def extract_corpus(
                 getattr(prev, name).extend(getattr(ds, name))
         else:
             found[(pid, field)] = ds
-    mentions, concepts = resolve(list(found.values()), papers, table)
-    if PROPAGATE:
-        mentions = propagate(list(found.values()), papers, mentions, concepts, nlp.tokenizer)
+    mentions, concepts = resolve_corpus(
+        list(found.values()), papers, table, nlp.tokenizer, nested=nested,
+        propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts)

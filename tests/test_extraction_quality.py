@@ -136,3 +136,66 @@ def test_span_model_finds_terms_the_lexicon_lacks():
                                         "model for low-resource speech transcription.")])
     assert any(c.origin == "model" for c in kg.concepts.values())
     assert not any(is_generic(c.label) for c in kg.concepts.values() if c.origin == "model")
+
+
+# -- concepts accepted into the graph (extractors.acceptance) ------------------------------
+
+# What a domain expert lists for a few example abstracts (paper number: concept labels).
+EXPECTED = {
+    2: {"axial attention", "time series foundation model", "Bayes optimality",
+        "projected gradient descent"},
+    3: {"graph neural network", "calibration", "under-confidence", "weight decay"},
+    4: {"vision-language model", "jailbreak", "JRS-Rem"},
+    7: {"multi-view transformer", "3D reconstruction", "cross-attention",
+        "correspondence matching"},
+    11: {"MinHash", "CMinHash", "circulant permutation", "mean squared error"},
+    13: {"neural data", "factor analysis", "burst coding", "neural coding"},
+    17: {"List-GRPO", "group relative policy optimization", "fine-grained visual classification",
+         "multimodal large language model", "reinforcement learning"},
+}
+# Phrases the span model marks in these abstracts that are no concepts.
+JUNK = ["beats chance", "Convergence speed varies", "benign, refusal", "CMinHash promise",
+        "align multiple point clouds", "constructing confidence regions",
+        "absolute notion of simplicity", "class name", "coefficient", "anchored response",
+        "attention", "alignment", "model size grows", "lack universality",
+        "projection of the total", "problematic model", "fine-grained benchmarks",
+        "understanding generalization", "mitigating semantic corruption", "RL"]
+
+
+def _labels(kg, n):
+    from tests.conftest import paper_id
+
+    return {kg.concepts[c].label for c in kg.paper_concepts.get(paper_id(n), {})}
+
+
+@pytest.mark.parametrize("n", sorted(EXPECTED))
+def test_graph_concepts_are_what_an_expert_lists(example_kg, n):
+    labels = _labels(example_kg, n)
+    assert EXPECTED[n] <= labels
+    assert not {norm_key(j) for j in JUNK} & {norm_key(label) for label in labels}
+
+
+def test_no_junk_concepts_in_the_example_graph(example_kg):
+    from extractors.acceptance import FINITE_VERBS, LEADING_VERBS
+
+    keys = {norm_key(c.label) for c in example_kg.concepts.values()}
+    assert not {norm_key(j) for j in JUNK} & keys
+    for c in example_kg.concepts.values():
+        if c.origin in ("lexicon", "acronym"):  # curated, or spelled out by the authors
+            continue
+        words = c.label.lower().split()
+        assert not set(",;:") & set(c.label), c.label
+        assert len(words) <= 5, c.label
+        assert words[0] not in LEADING_VERBS and not FINITE_VERBS & set(words[1:]), c.label
+
+
+def test_kg_extract_keeps_rejected_mentions_apart():
+    from extractors.acceptance import Rejected
+
+    r = Rejected()
+    kg = extract_corpus([Paper("a", "", "Any learner that beats chance on some environments "
+                                        "uses axial attention.")], rejected=r)
+    assert "beats chance" not in {m.text for m in kg.mentions}
+    if span_model_dir() is not None:
+        assert "beats chance" in {m.text for m in r.mentions}
+        assert r.decisions[r.mentions[0].concept].reason == "leading verb"

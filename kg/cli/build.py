@@ -59,38 +59,50 @@ def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_er
         click.echo(f"  wrote {', '.join(str(out / f) for f in files)}")
 
 
+def _span_model(value: str | None):
+    """``--span-model``: the installed model (unset), ``none``, or a spaCy pipeline directory."""
+    if value is None:
+        return True
+    return False if value.lower() == "none" else Path(value)
+
+
+span_model_option = click.option(
+    "--span-model", default=None, metavar="DIR|none",
+    help="Span model to use instead of the installed one: a spaCy pipeline directory, or "
+         "'none' for lexicon, acronyms and patterns only (for evaluation).")
+
+
 @click.command()
 @input_argument
 @lexicon_option
 @on_error_option
+@span_model_option
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
               show_default=True, help="Output format.")
 def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
-            fmt: str) -> None:
+            span_model: str | None, fmt: str) -> None:
     """Extract concept mentions from INPUTS without building a graph.
 
     Prints one JSON object per paper: {"id", "mentions": [{"field", "start",
-    "end", "text", "type", "concept"}], "concepts": [{"id", "label", "type",
-    "aliases"}]}; offsets index the field exactly as read.
+    "end", "text", "type", "concept", "accepted"}], "concepts": [{"id", "label",
+    "type", "aliases", "accepted"}]}; offsets index the field exactly as read.
+    Every term mention found is listed; "accepted" is false for those the
+    termhood filter keeps out of the graph that `kg build` writes.
     """
+    from extractors.acceptance import Rejected
+    from extractors.evaluation import predictions
     from extractors.pipeline import extract_corpus
     from kg.readers import read_corpus
 
     report = read_corpus(inputs, on_error="skip" if on_error == "skip" else "raise")
-    kg = extract_corpus(report.papers, lexicons=lexicons, progress=sys.stderr.isatty())
+    rejected = Rejected()
+    kg = extract_corpus(report.papers, lexicons=lexicons, progress=sys.stderr.isatty(),
+                        span_model=_span_model(span_model), rejected=rejected)
     _report_skipped(report)
+    records = predictions(kg, rejected)
     out = sys.stdout
     for p in report.papers:
-        mentions = kg.mentions_by_paper.get(p.id, [])
-        cids = sorted({m.concept for m in mentions})
-        out.write(json.dumps({
-            "id": p.id,
-            "mentions": [{"field": m.field, "start": m.start, "end": m.end, "text": m.text,
-                          "type": kg.concepts[m.concept].type, "concept": m.concept}
-                         for m in mentions],
-            "concepts": [{"id": c, "label": kg.concepts[c].label, "type": kg.concepts[c].type,
-                          "aliases": sorted(set(kg.concepts[c].aliases))} for c in cids],
-        }, ensure_ascii=False) + "\n")
+        out.write(json.dumps(records[p.id], ensure_ascii=False) + "\n")
 
 
 COMMANDS = [build, extract]

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from kg.cli.build import span_model_option
+
 path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
                                                        exists=True))
 pred_option = click.option(
@@ -19,11 +21,16 @@ lexicon_option = click.option(
     help="Extra SKOS lexicon (Turtle); may be repeated.")
 
 
-def _extract(papers, lexicons):
+def _extract(papers, lexicons, span_model):
+    from extractors.acceptance import Rejected
     from extractors.evaluation import predictions
     from extractors.pipeline import extract_corpus
+    from kg.cli.build import _span_model
 
-    return predictions(extract_corpus(papers, lexicons=lexicons, progress=sys.stderr.isatty()))
+    rejected = Rejected()
+    graph = extract_corpus(papers, lexicons=lexicons, progress=sys.stderr.isatty(),
+                           span_model=_span_model(span_model), rejected=rejected)
+    return predictions(graph, rejected)
 
 
 def _preds(path: Path) -> dict[str, dict]:
@@ -41,8 +48,10 @@ def eval_group() -> None:
 @path_argument
 @pred_option
 @lexicon_option
+@span_model_option
 @json_option
-def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: bool) -> None:
+def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model: str | None,
+           as_json: bool) -> None:
     """Exact-span precision, recall and F1 on a SciERC file (e.g. dev.jsonl), Generic excluded.
 
     Mentions typed "generic" are ignored; a mention counts only if it starts and ends on
@@ -51,7 +60,7 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: b
     from extractors.evaluation import read_jsonl, scierc_papers, score_scierc
 
     gold = read_jsonl(path)
-    preds = _preds(pred) if pred else _extract(scierc_papers(gold), lexicons)
+    preds = _preds(pred) if pred else _extract(scierc_papers(gold), lexicons, span_model)
     s = score_scierc(gold, preds)
     rows = {"untyped": s.untyped, "typed": s.typed}
     if as_json:
@@ -71,8 +80,10 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: b
 @path_argument
 @pred_option
 @lexicon_option
+@span_model_option
 @json_option
-def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json: bool) -> None:
+def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model: str | None,
+             as_json: bool) -> None:
     """Recall of author keywords that appear in the title or abstract (PATH.jsonl).
 
     A keyword counts as recalled when it equals, ignoring case, plural and hyphens, a
@@ -82,7 +93,7 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], as_json:
     from kg.readers import read_corpus
 
     papers = read_corpus([path]).papers
-    preds = _preds(pred) if pred else _extract(papers, lexicons)
+    preds = _preds(pred) if pred else _extract(papers, lexicons, span_model)
     s = score_keywords(papers, preds)
     if as_json:
         click.echo(json.dumps({"present_keywords": s.present, "recalled": s.recalled,
