@@ -62,6 +62,15 @@ def build_large(out: Path, papers: int) -> None:
           f"in {time.perf_counter() - t:.0f} s", file=sys.stderr)
 
 
+def rewrite_rdf(out: Path) -> None:
+    """Write ``graph.ttl`` and ``store/`` again from ``out/model.json``."""
+    from kg.store import load_model, write_rdf
+
+    t = time.perf_counter()
+    n = write_rdf(load_model(out), out)
+    print(f"rewrote {out} RDF: {n} triples in {time.perf_counter() - t:.0f} s", file=sys.stderr)
+
+
 def timed(fn, *args, repeat: int, **kwargs) -> list[float]:
     times = []
     for _ in range(repeat):
@@ -84,8 +93,10 @@ def main() -> None:
     from queries import python as qpy
     from queries import sparql as qs
 
-    if args.rebuild or not (args.out / "store").exists():
+    if args.rebuild or not (args.out / "model.json").exists():
         build_large(args.out, args.papers)
+    elif not (args.out / "store").exists():  # model kept, RDF form changed: rewrite it only
+        rewrite_rdf(args.out)
     store = open_store(args.out)
     t = time.perf_counter()
     kg = load_model(args.out)

@@ -3,7 +3,10 @@
 Papers are ``schema:ScholarlyArticle`` with Dublin Core metadata and
 ``dcterms:subject`` links to the concepts they mention; concepts are
 ``skos:Concept`` with labels, alt labels and ``skos:broader``; each mention is
-a ``kgv:Mention`` node carrying its offsets, text, sentence and extractor.
+a ``kgv:Mention`` node carrying its offsets, text, sentence and extractor; each
+paper–concept pair is also a ``kgv:ConceptLink`` node summarising its mentions
+(count, title count, first mention and its sentence), so questions over many
+papers need not read every mention.
 Triples are produced in a fixed order so the same input gives the same bytes.
 """
 
@@ -23,6 +26,7 @@ from kg.vocab import (
     SKOS,
     XSD,
     concept_iri,
+    link_iri,
     mention_iri,
     paper_iri,
 )
@@ -38,12 +42,16 @@ def _lit(value: str, lang: str | None = None) -> ox.Literal:
     return ox.Literal(value, language=lang) if lang else ox.Literal(value)
 
 
+_INTEGER = ox.NamedNode(XSD + "integer")
+_DOUBLE = ox.NamedNode(XSD + "double")
+
+
 def _int(value: int) -> ox.Literal:
-    return ox.Literal(str(value), datatype=_n(XSD + "integer"))
+    return ox.Literal(str(value), datatype=_INTEGER)
 
 
 def _double(value: float) -> ox.Literal:
-    return ox.Literal(repr(float(value)), datatype=_n(XSD + "double"))
+    return ox.Literal(repr(float(value)), datatype=_DOUBLE)
 
 
 def _url(value: str) -> ox.NamedNode | ox.Literal:
@@ -100,19 +108,67 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
 
 def mention_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """Triples for every mention, numbered per paper in text order."""
+    cls = _n(KGV + "Mention")
+    paper, concept, field, start, end, text, sentence, extractor, score = (
+        _n(KGV + name) for name in ("paper", "concept", "field", "start", "end", "text",
+                                    "sentence", "extractor", "score"))
+    concepts: dict[str, ox.NamedNode] = {}
+    fields: dict[str, ox.Literal] = {}
+    ints: dict[int, ox.Literal] = {}
     for pid in sorted(kg.mentions_by_paper):
+        p = _n(paper_iri(pid))
         for n, m in enumerate(kg.mentions_by_paper[pid], start=1):
             s = _n(mention_iri(pid, n))
-            yield ox.Triple(s, _A, _n(KGV + "Mention"))
-            yield ox.Triple(s, _n(KGV + "paper"), _n(paper_iri(pid)))
-            yield ox.Triple(s, _n(KGV + "concept"), _n(concept_iri(m.concept)))
-            yield ox.Triple(s, _n(KGV + "field"), _lit(m.field))
-            yield ox.Triple(s, _n(KGV + "start"), _int(m.start))
-            yield ox.Triple(s, _n(KGV + "end"), _int(m.end))
-            yield ox.Triple(s, _n(KGV + "text"), _lit(m.text))
-            yield ox.Triple(s, _n(KGV + "sentence"), _lit(m.sentence))
-            yield ox.Triple(s, _n(KGV + "extractor"), _lit(m.extractor))
-            yield ox.Triple(s, _n(KGV + "score"), _double(m.score))
+            c = concepts.get(m.concept) or concepts.setdefault(m.concept,
+                                                                _n(concept_iri(m.concept)))
+            f = fields.get(m.field) or fields.setdefault(m.field, _lit(m.field))
+            a = ints.get(m.start) or ints.setdefault(m.start, _int(m.start))
+            b = ints.get(m.end) or ints.setdefault(m.end, _int(m.end))
+            yield ox.Triple(s, _A, cls)
+            yield ox.Triple(s, paper, p)
+            yield ox.Triple(s, concept, c)
+            yield ox.Triple(s, field, f)
+            yield ox.Triple(s, start, a)
+            yield ox.Triple(s, end, b)
+            yield ox.Triple(s, text, _lit(m.text))
+            yield ox.Triple(s, sentence, _lit(m.sentence))
+            yield ox.Triple(s, extractor, _lit(m.extractor))
+            yield ox.Triple(s, score, _double(m.score))
+
+
+def link_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """One ``kgv:ConceptLink`` per paper and concept it mentions (like ``MENTIONS`` in Cypher).
+
+    Links have their own ``kgv:linkPaper`` / ``kgv:linkConcept`` (not the mentions'
+    ``kgv:paper`` / ``kgv:concept``), so a concept's links are read without its mentions.
+    ``kgv:firstMention`` is the paper's first mention of the concept in text order
+    (the mention numbers of :func:`mention_triples`); ``kgv:evidence`` is its sentence.
+    """
+    cls, paper, concept = _n(KGV + "ConceptLink"), _n(KGV + "linkPaper"), _n(KGV + "linkConcept")
+    count, title, first = _n(KGV + "mentionCount"), _n(KGV + "titleMentions"), \
+        _n(KGV + "firstMention")
+    evidence = _n(KGV + "evidence")
+    ints = {n: _int(n) for n in range(8)}
+    for pid in sorted(kg.mentions_by_paper):
+        p = _n(paper_iri(pid))
+        links: dict[str, list] = {}
+        for n, m in enumerate(kg.mentions_by_paper[pid], start=1):
+            link = links.get(m.concept)
+            if link is None:
+                links[m.concept] = [n, m.sentence, 1, int(m.field == "title")]
+            else:
+                link[2] += 1
+                link[3] += m.field == "title"
+        for cid in sorted(links):
+            n, sentence, total, in_title = links[cid]
+            s = _n(link_iri(pid, cid))
+            yield ox.Triple(s, _A, cls)
+            yield ox.Triple(s, paper, p)
+            yield ox.Triple(s, concept, _n(concept_iri(cid)))
+            yield ox.Triple(s, count, ints.get(total) or _int(total))
+            yield ox.Triple(s, title, ints.get(in_title) or _int(in_title))
+            yield ox.Triple(s, first, _n(mention_iri(pid, n)))
+            yield ox.Triple(s, evidence, _lit(sentence))
 
 
 def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
@@ -120,3 +176,4 @@ def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     yield from concept_triples(kg)
     yield from paper_triples(kg)
     yield from mention_triples(kg)
+    yield from link_triples(kg)

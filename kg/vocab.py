@@ -42,6 +42,11 @@ def mention_iri(paper_id: str, n: int) -> str:
     return f"{paper_iri(paper_id)}/mention/{n}"
 
 
+def link_iri(paper_id: str, concept_id: str) -> str:
+    """IRI of the link between a paper and a concept it mentions (a ``kgv:ConceptLink``)."""
+    return f"{paper_iri(paper_id)}/concept/{quote(concept_id, safe='-._~')}"
+
+
 def sparql_prefixes() -> str:
     """PREFIX lines for every namespace above."""
     return "".join(f"PREFIX {k}: <{v}>\n" for k, v in PREFIXES.items())

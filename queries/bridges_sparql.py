@@ -1,8 +1,9 @@
 """The bridges question (:mod:`queries.bridges`) asked of the RDF store in SPARQL.
 
-Only what the answer needs is fetched: the mentions of the two topics'
-concepts, the concepts of the papers on each side (when connectors are
-looked for), idf values, titles and evidence sentences of the rows shown.
+Only what the answer needs is fetched: the paper links (``kgv:ConceptLink``:
+mention and title counts, first evidence) of the two topics' concepts, the
+concepts of the papers on each side (when connectors are looked for), idf
+values, titles and evidence sentences of the rows shown.
 Ids travel as IRIs written by :mod:`queries.sparql_terms`; user text is
 resolved in Python over the store's concepts and never reaches a query.
 """
@@ -39,9 +40,9 @@ def fetcher(src: Source) -> Fetcher:
             return {}
         out: Profile = {}
         for r in select(store, f"""
-            SELECT ?p ?c (COUNT(?m) AS ?n) (SUM(IF(STR(?f) = "title", 1, 0)) AS ?t) WHERE {{
-              {values("c", _concept_iris(members))}
-              ?m kgv:concept ?c ; kgv:paper ?p ; kgv:field ?f . }} GROUP BY ?p ?c"""):
+            SELECT ?p ?c ?n ?t WHERE {{ {values("c", _concept_iris(members))}
+              ?l kgv:linkConcept ?c ; kgv:linkPaper ?p ; kgv:mentionCount ?n ;
+                 kgv:titleMentions ?t . }}"""):
             out.setdefault(_pid(r["p"]), {})[_cid(r["c"])] = (int(r["n"]), int(r["t"]) > 0)
         return out
 
@@ -74,16 +75,9 @@ def fetcher(src: Source) -> Fetcher:
     def evidence(pairs: Collection[tuple[str, str]]) -> dict[tuple[str, str], str]:
         rows = " ".join(f"({p} {c})" for pid, cid in sorted(set(pairs))
                         for p in _paper_iris([pid]) for c in _concept_iris([cid]))
-        best: dict[tuple[str, str], tuple] = {}
-        for r in select(store, f"""
-            SELECT ?p ?c ?field ?start ?end ?sentence WHERE {{ VALUES (?p ?c) {{ {rows} }}
-              ?m kgv:paper ?p ; kgv:concept ?c ; kgv:field ?field ; kgv:start ?start ;
-                 kgv:end ?end ; kgv:sentence ?sentence . }}"""):
-            key = (_pid(r["p"]), _cid(r["c"]))
-            order = (r["field"] != "title", r["start"], r["end"], r["sentence"])
-            if key not in best or order < best[key]:
-                best[key] = order
-        return {k: v[-1] for k, v in best.items()}
+        return {(_pid(r["p"]), _cid(r["c"])): r["evidence"] for r in select(store, f"""
+            SELECT ?p ?c ?evidence WHERE {{ VALUES (?p ?c) {{ {rows} }}
+              ?l kgv:linkPaper ?p ; kgv:linkConcept ?c ; kgv:evidence ?evidence . }}""")}
 
     return Fetcher(
         concepts=KnowledgeGraph(concepts=load_concepts(store)), profile=profile, idf=idf,

@@ -193,31 +193,36 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
     concept = resolve(store, text)
     anchor = values("a", _concept_iris([concept.id]))
     walk = "?c skos:broader* ?a ." if narrower else "BIND(?a AS ?c)"
+    # one row per paper-concept link (kgv:ConceptLink), not one per mention
     rows = select(store, f"""
-        SELECT ?p ?c ?field ?start ?end ?sentence WHERE {{ {anchor} {walk}
-          ?m kgv:concept ?c ; kgv:paper ?p ; kgv:field ?field ; kgv:start ?start ;
-             kgv:end ?end ; kgv:sentence ?sentence . }}""")
-    by_paper: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        r["cid"] = _cid(r["c"])
-        by_paper[_pid(r["p"])].append(r)
-    if not by_paper:
-        return []
-    meta = {_pid(r["p"]): r for r in select(store, f"""
-        SELECT ?p ?title ?year ?venue WHERE {{ {values("p", _paper_iris(by_paper))}
+        SELECT ?p ?label ?n ?first ?evidence ?title ?year ?venue WHERE {{ {anchor} {walk}
+          ?c skos:prefLabel ?label .
+          ?l kgv:linkConcept ?c ; kgv:linkPaper ?p ; kgv:mentionCount ?n ;
+             kgv:firstMention ?first ; kgv:evidence ?evidence .
           ?p dcterms:title ?title .
-          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }} }}""")}
-    cids = {r["cid"] for rs in by_paper.values() for r in rs}
-    labels = {_cid(r["c"]): r["label"] for r in select(store, f"""
-        SELECT ?c ?label WHERE {{ {values("c", _concept_iris(cids))}
-          ?c skos:prefLabel ?label }}""")}
-    out = []
-    for pid, ms in by_paper.items():
-        m = meta[pid]
-        out.append({"id": pid, "title": m["title"], "year": m["year"], "venue": m["venue"],
-                    "mentions": len(ms), "concepts": sorted({labels[r["cid"]] for r in ms}),
-                    "evidence": min(ms, key=_text_order)["sentence"]})
-    return sorted(out, key=lambda r: (-r["mentions"], r["id"]))
+          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }} }}""")
+    out: dict[str, dict] = {}
+    for r in rows:
+        first = _mention_number(r["first"])
+        row = out.get(r["p"])
+        if row is None:
+            out[r["p"]] = {"id": _pid(r["p"]), "title": r["title"], "year": r["year"],
+                           "venue": r["venue"], "mentions": r["n"], "concepts": [r["label"]],
+                           "evidence": r["evidence"], "_first": first}
+            continue
+        row["mentions"] += r["n"]
+        row["concepts"].append(r["label"])
+        if first < row["_first"]:
+            row["_first"], row["evidence"] = first, r["evidence"]
+    for row in out.values():
+        del row["_first"]
+        row["concepts"] = sorted(set(row["concepts"]))
+    return sorted(out.values(), key=lambda r: (-r["mentions"], r["id"]))
+
+
+def _mention_number(mention_iri: str) -> int:
+    """``N`` of a mention IRI ``…/mention/N`` (mentions are numbered in text order)."""
+    return int(mention_iri.rsplit("/", 1)[1])
 
 
 def paper(src: Source, paper_id: str) -> dict:
