@@ -27,34 +27,10 @@ import spacy
 from spacy.tokens import DocBin, Span
 from spacy.util import filter_spans
 
-# --- copied verbatim from the official scorer (score_extract.detok) ----------
-BR = {
-    "-LRB-": "(",
-    "-RRB-": ")",
-    "-LSB-": "[",
-    "-RSB-": "]",
-    "-LCB-": "{",
-    "-RCB-": "}",
-    "``": '"',
-    "''": '"',
-}
-NOSPACE_BEFORE = {",", ".", ";", ":", ")", "]", "}", "'s", "n't", "%", "?", "!"}
-NOSPACE_AFTER = {"(", "[", "{"}
+from extractors.evaluation import detokenize
 
-
-def detok(doc: dict) -> tuple[str, list[tuple[int, int]]]:
-    """Rebuild an abstract's text and per-token char spans like the scorer does."""
-    toks = [BR.get(t, t) for s in doc["sentences"] for t in s]
-    text, spans = "", []
-    for i, t in enumerate(toks):
-        if i and t not in NOSPACE_BEFORE and toks[i - 1] not in NOSPACE_AFTER:
-            text += " "
-        spans.append((len(text), len(text) + len(t)))
-        text += t
-    return text, spans
-
-
-# -----------------------------------------------------------------------------
+# One copy of the scorer's detokenisation serves training and ``kg eval``.
+detok = detokenize
 
 
 def read_jsonl(path: Path) -> list[dict]:
