@@ -14,6 +14,7 @@ The flow is corpus-level on purpose:
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -132,14 +133,25 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[tuple[int, str]]:
     yield start, text[start:]
 
 
-def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0) -> DocSpans:
-    """Everything the pipeline found in one text, as character offsets into the field."""
+def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
+    """The span model's terms in ``doc`` (trimmed, typed), as character offsets into it."""
     ents = []
     for e in doc.ents:
         s, t = _trim(doc, e.start, e.end)
         if s < t:
-            ents.append((doc[s].idx + offset, doc[t - 1].idx + len(doc[t - 1]) + offset,
-                         _model_type(e.label_)))
+            ents.append((doc[s].idx, doc[t - 1].idx + len(doc[t - 1]), _model_type(e.label_)))
+    return ents
+
+
+def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0,
+              model: list[tuple[int, int, str]] | None = None) -> DocSpans:
+    """Everything the pipeline found in one text, as character offsets into the field.
+
+    ``model`` gives the span model's terms (from :func:`model_spans`, e.g. cached) instead
+    of reading them from ``doc``.
+    """
+    ents = [(a + offset, b + offset, t) for a, b, t in (model_spans(doc) if model is None
+                                                        else model)]
     return DocSpans(
         paper=paper_id,
         field=field,
@@ -166,6 +178,23 @@ def _model_type(label: str) -> str:
     return LABEL_TO_TYPE.get(label, label.lower() if label.islower() else "concept")
 
 
+def model_fingerprint(model_dir: Path | None) -> str:
+    """A hash of the span model's weights and config (``""`` without a model)."""
+    if not model_dir:
+        return ""
+    digest = hashlib.sha1()
+    for path in sorted(Path(model_dir).rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(model_dir)).encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_key(text: str, fingerprint: str) -> str:
+    """Key of ``text``'s span-model output: a hash of the model's fingerprint and the text."""
+    return hashlib.sha1(f"{fingerprint}\0{text}".encode()).hexdigest()
+
+
 def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptTable:
     """The concept table for ``papers``: the lexicon plus the acronyms they define."""
     table = ConceptTable.from_lexicon(load_lexicon(lexicons))
@@ -182,6 +211,7 @@ def extract_corpus(
     batch_size: int = BATCH_SIZE,
     span_model: Path | None | bool = True,
     n_process: int | None = None,
+    cache: dict[str, list] | None = None,
     nested: str = "modifier",
     propagate_terms: bool = True,
     acceptance: TermAcceptance | None = DEFAULT_ACCEPTANCE,
@@ -204,6 +234,12 @@ def extract_corpus(
         directory, or ``False``/``None`` for lexicon, acronyms and patterns only.
     n_process : int, optional
         Worker processes; by default 2 for corpora large enough to pay for them.
+    cache : dict, optional
+        The span model's terms per text (:func:`cache_key` → :func:`model_spans`), read
+        and updated in place (texts no longer in the corpus are dropped): texts found in
+        it skip ``tok2vec`` and ``ner`` (incremental builds). Everything corpus-level
+        (acronyms, concept table, matching, resolution, propagation) is redone, so the
+        result equals an extraction without a cache.
     nested : {"modifier", "all", "none"}
         Lexicon terms inside a longer model term: keep those that are not its head
         ("deep RL" in "deep RL agents"), all, or none (SciERC never nests terms).
@@ -227,17 +263,49 @@ def extract_corpus(
     table = build_table(papers, lexicons)
     nlp = make_pipeline(table, span_model=span_model)
     texts = list(_texts(papers))
+    # the span model's output depends on the text alone: cached texts skip tok2vec + ner
+    model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
+    known: set[int] = set()
+    keys: list[str] = []
+    if cache is not None and model_names:
+        fingerprint = model_fingerprint(span_model_dir() if span_model is True else span_model)
+        keys = [cache_key(text, fingerprint) for text, _ in texts]
+        known = {i for i, k in enumerate(keys) if k in cache}
+    todo = [i for i in range(len(texts)) if i not in known]
     if n_process is None:
-        n_process = 2 if len(texts) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
+        n_process = 2 if len(todo) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
             else 1
-    docs = nlp.pipe(texts, as_tuples=True, batch_size=batch_size, n_process=n_process)
+    spans: dict[int, DocSpans] = {}
+    bar = None
     if progress:
         from tqdm import tqdm
 
-        docs = tqdm(docs, total=len(texts), unit="text", desc="extracting", leave=False)
+        bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
+    for indices, disabled in ((todo, []), (sorted(known), model_names)):
+        if not indices:
+            continue
+        with nlp.select_pipes(disable=disabled):
+            docs = nlp.pipe(((texts[i][0], i) for i in indices), as_tuples=True,
+                            batch_size=batch_size, n_process=n_process if not disabled else 1)
+            for doc, i in docs:
+                pid, field, offset = texts[i][1]
+                if disabled:
+                    spans[i] = doc_spans(doc, pid, field, offset, model=cache[keys[i]])
+                else:
+                    model = model_spans(doc)
+                    if cache is not None and model_names:
+                        cache[keys[i]] = model
+                    spans[i] = doc_spans(doc, pid, field, offset, model=model)
+                if bar is not None:
+                    bar.update()
+    if bar is not None:
+        bar.close()
+    if keys and cache is not None:  # forget texts that are gone
+        for k in set(cache) - set(keys):
+            del cache[k]
     found: dict[tuple[str, str], DocSpans] = {}
-    for doc, (pid, field, offset) in docs:
-        ds = doc_spans(doc, pid, field, offset)
+    for i, (_text, (pid, field, _offset)) in enumerate(texts):
+        ds = spans[i]
         if (pid, field) in found:  # a later chunk of a huge field
             prev = found[(pid, field)]
             for name in ("sents", "lexicon", "model", "coined"):

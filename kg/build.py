@@ -10,6 +10,7 @@ power loss) are cleaned up by the next build into the same ``OUT``.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,10 @@ from kg.errors import Messages, OutputError
 from kg.model import KnowledgeGraph
 from kg.readers import ReadReport, read_corpus
 from kg.store import MANIFEST, MODEL, PAGE, write_manifest, write_rdf
+
+#: The span model's output per text, kept in ``OUT`` for incremental builds.
+CACHE = "extract-cache.json"
+CACHE_VERSION = 1
 
 
 @dataclass
@@ -148,6 +153,22 @@ def _swap_in(tmp: Path, out: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _read_cache(out: Path) -> dict[str, list]:
+    """The span-model cache of an earlier build into ``out`` (empty if none or unreadable)."""
+    try:
+        data = json.loads((out / CACHE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+        return {}
+    return {k: [tuple(s) for s in v] for k, v in data.get("texts", {}).items()}
+
+
+def _write_cache(out: Path, cache: dict[str, list]) -> None:
+    data = {"version": CACHE_VERSION, "texts": {k: cache[k] for k in sorted(cache)}}
+    (out / CACHE).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+
+
 def build(
     inputs: Iterable[str | Path],
     out: str | Path,
@@ -156,6 +177,7 @@ def build(
     on_error: str = "raise",
     progress: bool = False,
     page: bool = True,
+    incremental: bool = True,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into the folder ``out``.
 
@@ -173,6 +195,11 @@ def build(
         Show progress bars on stderr.
     page : bool
         Also write ``graph.html``.
+    incremental : bool
+        Reuse the span model's output for texts an earlier build into ``out`` already
+        extracted (``out/extract-cache.json``, keyed by a hash of the text and the model);
+        only new or changed texts go through the model. The result is the same as a
+        build from scratch: everything corpus-level is redone.
 
     Examples
     --------
@@ -187,7 +214,8 @@ def build(
     from extractors.pipeline import extract_corpus  # spaCy import is slow; only when building
     from kg.graph import paper_links
 
-    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress)
+    cache = _read_cache(out) if incremental else None
+    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(out)
@@ -199,6 +227,8 @@ def build(
         os.umask(umask)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
         graph.save(tmp / MODEL)
+        if cache is not None:
+            _write_cache(tmp, cache)
         n_triples = write_rdf(graph, tmp)
         links = len(paper_links(graph))
         if page:

@@ -35,9 +35,12 @@ def _report_skipped(report) -> None:
 @lexicon_option
 @on_error_option
 @click.option("--no-page", is_flag=True, help="Skip writing graph.html.")
+@click.option("--incremental/--no-incremental", default=True, show_default=True,
+              help="Reuse the span model's output for texts an earlier build into OUT "
+                   "extracted (same result, less time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary.")
 def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_error: str,
-          no_page: bool, quiet: bool) -> None:
+          no_page: bool, incremental: bool, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (.txt, .jsonl, .csv) into OUT.
 
     Writes OUT/graph.ttl, OUT/store/ (embedded SPARQL store), OUT/graph.html
@@ -47,7 +50,8 @@ def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_er
 
     result = run_build(inputs, out, lexicons=lexicons,
                        on_error="skip" if on_error == "skip" else "raise",
-                       progress=not quiet and sys.stderr.isatty(), page=not no_page)
+                       progress=not quiet and sys.stderr.isatty(), page=not no_page,
+                       incremental=incremental)
     _report_skipped(result.report)
     if not quiet:
         s = result.summary()

@@ -1,0 +1,80 @@
+"""Incremental builds: a rebuild into an existing OUT re-extracts only new or changed texts
+and writes exactly what a build from scratch writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from extractors import pipeline
+from kg.build import CACHE, build
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "neurips2026-abstracts.txt"
+
+
+def _corpus(path: Path, paragraphs: list[str]) -> Path:
+    path.write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def paragraphs() -> list[str]:
+    return [p for p in EXAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+
+
+def _model_runs(monkeypatch) -> list[int]:
+    """Count the texts that go through the span model (its output is read by model_spans)."""
+    calls = [0]
+    real = pipeline.model_spans
+
+    def counting(doc):
+        calls[0] += 1
+        return real(doc)
+
+    monkeypatch.setattr(pipeline, "model_spans", counting)
+    return calls
+
+
+def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, paragraphs,
+                                                                    monkeypatch):
+    if pipeline.span_model_dir() is None:
+        pytest.skip("no span model installed: nothing to cache")
+    head, first = paragraphs[0], paragraphs[1:11]
+    corpus = tmp_path / "neurips2026-abstracts.txt"  # same name: same paper ids
+    build([_corpus(corpus, [head, *first])], tmp_path / "out", page=False)
+    assert (tmp_path / "out" / CACHE).is_file()
+
+    changed = [head, *paragraphs[1:], paragraphs[3].replace("We ", "Here we ", 1)]
+    changed[2] = changed[2] + " We also study calibration of Time Series Foundation Models."
+    runs = _model_runs(monkeypatch)
+    build([_corpus(corpus, changed)], tmp_path / "out", page=False)
+    new_papers = len(changed) - 1 - len(first) + 1  # the added ones and the changed one
+    assert 0 < runs[0] <= 2 * new_papers  # a title and an abstract per new paper at most
+
+    build([corpus], tmp_path / "scratch", page=False, incremental=False)
+    for name in ("model.json", "graph.ttl"):
+        assert (tmp_path / "out" / name).read_bytes() == \
+            (tmp_path / "scratch" / name).read_bytes(), name
+
+
+def test_a_rebuild_of_the_same_corpus_runs_no_model(tmp_path, paragraphs, monkeypatch):
+    if pipeline.span_model_dir() is None:
+        pytest.skip("no span model installed: nothing to cache")
+    corpus = _corpus(tmp_path / "c.txt", paragraphs[:6])
+    build([corpus], tmp_path / "out", page=False)
+    before = (tmp_path / "out" / "model.json").read_bytes()
+    runs = _model_runs(monkeypatch)
+    build([corpus], tmp_path / "out", page=False)
+    assert runs[0] == 0
+    assert (tmp_path / "out" / "model.json").read_bytes() == before
+
+
+def test_a_stale_or_broken_cache_is_ignored(tmp_path, paragraphs):
+    corpus = _corpus(tmp_path / "c.txt", paragraphs[:4])
+    build([corpus], tmp_path / "scratch", page=False, incremental=False)
+    out = tmp_path / "out"
+    build([corpus], out, page=False)
+    (out / CACHE).write_text("{not json", encoding="utf-8")
+    build([corpus], out, page=False)
+    assert (out / "model.json").read_bytes() == (tmp_path / "scratch" / "model.json").read_bytes()
