@@ -130,7 +130,9 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     Every mention found is listed, with ``"accepted"``: ``false`` for the term mentions
     that the termhood filter kept out of the graph (``rejected``, see
     :mod:`extractors.acceptance`); ``concepts`` lists the concepts of all of them, each
-    with its own ``"accepted"``.
+    with its own ``"accepted"``. A term inside a longer reported term ("reinforcement
+    learning" in "model-free reinforcement learning") is reported typed ``"generic"``:
+    span scorers skip it (SciERC never nests terms).
     """
     from kg.model import sorted_mentions
 
@@ -143,11 +145,15 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     for pid in graph.papers:
         mentions = by_paper.get(pid, [])
         cids = sorted({m.concept for m in mentions})
+        inside = {id(m) for m in mentions for o in mentions
+                  if o.field == m.field and o.start <= m.start and m.end <= o.end
+                  and (o.start, o.end) != (m.start, m.end)}
         out[pid] = {
             "id": pid,
             "mentions": [{"field": m.field, "start": m.start, "end": m.end, "text": m.text,
-                          "type": concepts[m.concept].type, "concept": m.concept,
-                          "accepted": m.concept in graph.concepts}
+                          "type": "generic" if id(m) in inside else
+                          concepts[m.concept].type, "concept": m.concept,
+                          "accepted": m.extractor != "nested" and m.concept in graph.concepts}
                          for m in mentions],
             "concepts": [{"id": c, "label": concepts[c].label, "type": concepts[c].type,
                           "aliases": sorted(set(concepts[c].aliases)),

@@ -25,6 +25,7 @@ contrastive learning" → "contrastive learning").
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -165,7 +166,10 @@ def _merge_doc(ds: DocSpans, text: str, table: ConceptTable, nested: str) -> lis
         elif nested == "all" or (nested == "modifier" and not any(
                 m[0] <= c.start and c.end == m[1] for m in model)):
             out.append(c)  # a modifier inside a longer term: "deep RL agents"
-    lex_bounds = [(c.start, c.end) for c in out]
+        else:  # reported apart; the graph's fallback if the longer term is rejected
+            c.extractor = "nested"
+            out.append(c)
+    lex_bounds = [(c.start, c.end) for c in out if c.extractor != "nested"]
     for s, e, t in model:
         if (s, e) in taken or any(_crosses((s, e), b) for b in lex_bounds):
             continue
@@ -174,7 +178,7 @@ def _merge_doc(ds: DocSpans, text: str, table: ConceptTable, nested: str) -> lis
         if len(text[s:e].split()) > MAX_TERM_WORDS:
             continue
         out.append(_Cand(ds.paper, ds.field, s, e, "model", type=_apposition_type(text, e) or t))
-    bounds = {(c.start, c.end): c for c in out}
+    bounds = {(c.start, c.end): c for c in out if c.extractor != "nested"}
     for s, e, t in ds.coined:
         same = bounds.get((s, e))
         if same is not None and same.extractor == "model":
@@ -493,6 +497,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTab
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     mentions, concepts = resolve(found, papers, table, nested=nested, votes=votes)
+    inner = [m for m in mentions if m.extractor == "nested"]
+    mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested)
     if acceptance is None:
@@ -500,7 +506,26 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTab
     lexicon = {cid: c for cid, c in table.concepts.items() if c.origin == "lexicon"}
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
                                                  vocabulary=lexicon)
+    # a curated term inside a rejected longer term is the graph's mention after all
+    spans: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+    for m in mentions:
+        spans[(m.paper, m.field)].append(m)
+    fallback, reported = [], []
+    for n in inner:
+        outer = [m for m in spans[(n.paper, n.field)] if m.start <= n.start and n.end <= m.end]
+        if outer and not any(decisions[m.concept].accepted for m in outer):
+            fallback.append(dataclasses.replace(n, extractor="lexicon"))
+        else:
+            reported.append(n)
+    if fallback:
+        kept = sorted_mentions([*kept, *fallback])
+        ids = _with_ancestors({m.concept for m in fallback}, table) - set(accepted)
+        accepted = {cid: c for cid, c in sorted({**accepted, **{i: table.concepts[i]
+                                                               for i in ids}}.items())}
     if rejected is not None:
+        rejected.mentions.extend(reported)
+        rejected.concepts.update({m.concept: table.concepts[m.concept] for m in reported
+                                  if m.concept not in accepted})
         rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted)
         rejected.concepts.update({cid: c for cid, c in concepts.items()
                                   if not decisions[cid].accepted})
