@@ -13,11 +13,13 @@ Triples are produced in a fixed order so the same input gives the same bytes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import quote
 
 import pyoxigraph as ox
 
 from kg.model import KnowledgeGraph
 from kg.vocab import (
+    DATASET,
     DCTERMS,
     KGV,
     RDF,
@@ -171,9 +173,31 @@ def link_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
             yield ox.Triple(s, evidence, _lit(sentence))
 
 
+def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """The ``kgv:Dataset`` node: how many papers, concepts, mentions, concepts per type.
+
+    Written at build so ``stats`` reads them instead of counting every node.
+    """
+    s = _n(DATASET)
+    total = _n(KGV + "conceptTotal")
+    yield ox.Triple(s, _A, _n(KGV + "Dataset"))
+    yield ox.Triple(s, _n(KGV + "paperTotal"), _int(len(kg.papers)))
+    yield ox.Triple(s, total, _int(len(kg.concepts)))
+    yield ox.Triple(s, _n(KGV + "mentionTotal"), _int(len(kg.mentions)))
+    by_type: dict[str, int] = {}
+    for c in kg.concepts.values():
+        by_type[c.type] = by_type.get(c.type, 0) + 1
+    for name in sorted(by_type):
+        t = _n(f"{DATASET}/type/{quote(name, safe='-._~')}")
+        yield ox.Triple(s, _n(KGV + "typeCount"), t)
+        yield ox.Triple(t, _n(KGV + "typeName"), _lit(name))
+        yield ox.Triple(t, total, _int(by_type[name]))
+
+
 def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """Every triple of the RDF form, in a deterministic order."""
     yield from concept_triples(kg)
     yield from paper_triples(kg)
     yield from mention_triples(kg)
     yield from link_triples(kg)
+    yield from dataset_triples(kg)

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -35,6 +36,9 @@ TURTLE = "graph.ttl"
 STORE = "store"
 PAGE = "graph.html"
 MANIFEST = "manifest.json"
+
+_READ_ONLY_KEEP = 8
+_read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
 
 
 def write_rdf(kg: KnowledgeGraph, out: Path) -> int:
@@ -59,9 +63,21 @@ def open_store(out: Path) -> ox.Store:
     """Open ``OUT/store`` read-only (several readers may share it)."""
     require_built(out, STORE)
     try:
-        return ox.Store.read_only(str(out / STORE))
+        store = ox.Store.read_only(str(out / STORE))
     except OSError as e:
         raise StoreError(f"{out / STORE}: cannot open the store: {e}") from None
+    _read_only[id(store)] = store  # held, so the id is not reused while remembered
+    while len(_read_only) > _READ_ONLY_KEEP:
+        _read_only.popitem(last=False)
+    return store
+
+
+def is_read_only(store: object) -> bool:
+    """Whether ``store`` is one of the last stores :func:`open_store` opened (so it never changes).
+
+    Query engines may then cache what they read from it (the concept table).
+    """
+    return _read_only.get(id(store)) is store
 
 
 def open_graph(out: Path) -> rdflib.Graph:

@@ -12,6 +12,7 @@ KGV = BASE + "vocab#"
 CONCEPT_NS = BASE + "concept/"
 PAPER_NS = BASE + "paper/"
 SCHEME = BASE + "lexicon"
+DATASET = BASE + "dataset"
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 DCTERMS = "http://purl.org/dc/terms/"

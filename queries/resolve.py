@@ -37,8 +37,11 @@ def suggestions(text: str, choices: list[str], limit: int = 3) -> list[str]:
     return [h[0] for h in hits]
 
 
-def resolve_concept(kg: KnowledgeGraph, text: str) -> Concept:
+def resolve_concept(kg: KnowledgeGraph, text: str, *,
+                    index: dict[str, str] | None = None) -> Concept:
     """The concept that ``text`` names.
+
+    ``index`` is ``concept_index(kg.concepts)`` when the caller keeps it between calls.
 
     Raises
     ------
@@ -53,7 +56,8 @@ def resolve_concept(kg: KnowledgeGraph, text: str) -> Concept:
     >>> resolve_concept(kg, "GNNs").id, resolve_concept(kg, "Graph Neural Networks").id
     ('gnn', 'gnn')
     """
-    index = concept_index(kg.concepts)
+    if index is None:
+        index = concept_index(kg.concepts)
     for key in (text.strip(), acronym_key(text), norm_key(text)):
         if key in index:
             return kg.concepts[index[key]]

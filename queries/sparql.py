@@ -24,10 +24,11 @@ import pyoxigraph as ox
 import rdflib
 
 from kg.errors import Messages, NotFoundError, QueryError
-from kg.model import Concept, KnowledgeGraph
+from kg.model import Concept
 from kg.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
 from queries.python import SCORE_DIGITS
 from queries.resolve import resolve_concept, suggestions
+from queries.sparql_cache import ConceptTable, concept_table, open_out
 from queries.sparql_terms import iri, values
 
 __all__ = ["concept_path", "connect", "cooccurring", "paper", "papers_for_concept",
@@ -45,9 +46,7 @@ def connect(src: Source) -> ox.Store | rdflib.Graph:
     """The store behind ``src``: an ``OUT`` folder is opened read-only once."""
     if isinstance(src, (ox.Store, rdflib.Graph)):
         return src
-    from kg.store import open_store
-
-    return open_store(Path(src))
+    return open_out(Path(src))
 
 
 def _py(term):
@@ -116,7 +115,18 @@ def _paper_iris(ids: Iterable[str]) -> list[str]:
 
 
 def load_concepts(src: Source) -> dict[str, Concept]:
-    """Every concept of the store with its labels, type and broader concepts."""
+    """Every concept of the store with its labels, type and broader concepts.
+
+    Read once per read-only store (:mod:`queries.sparql_cache`): treat as read-only.
+    """
+    return _table(connect(src)).concepts
+
+
+def _table(store) -> ConceptTable:
+    return concept_table(store, _read_concepts)
+
+
+def _read_concepts(src: Source) -> dict[str, Concept]:
     out: dict[str, Concept] = {}
     for r in select(src, """
         SELECT ?c ?label ?type WHERE {
@@ -145,7 +155,8 @@ def load_concepts(src: Source) -> dict[str, Concept]:
 
 def resolve(src: Source, text: str) -> Concept:
     """The concept that ``text`` names (label, alias, acronym or hidden label)."""
-    return resolve_concept(KnowledgeGraph(concepts=load_concepts(src)), text)
+    table = _table(connect(src))
+    return resolve_concept(table.kg, text, index=table.index)
 
 
 def _narrower(store, concept_id: str) -> list[str]:
@@ -190,28 +201,39 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
     ('neurips2026-abstracts-3', 4)
     """
     store = connect(src)
-    concept = resolve(store, text)
-    anchor = values("a", _concept_iris([concept.id]))
-    walk = "?c skos:broader* ?a ." if narrower else "BIND(?a AS ?c)"
-    # one row per paper-concept link (kgv:ConceptLink), not one per mention
-    rows = select(store, f"""
-        SELECT ?p ?label ?n ?first ?evidence ?title ?year ?venue WHERE {{ {anchor} {walk}
-          ?c skos:prefLabel ?label .
-          ?l kgv:linkConcept ?c ; kgv:linkPaper ?p ; kgv:mentionCount ?n ;
-             kgv:firstMention ?first ; kgv:evidence ?evidence .
+    table = _table(store)
+    concept = resolve_concept(table.kg, text, index=table.index)
+    ids = sorted(table.kg.descendants(concept.id)) if narrower else [concept.id]
+    anchor = values("c", _concept_iris(ids))
+    # one row per paper-concept link (kgv:ConceptLink), not one per mention; a link's IRI
+    # is its paper's IRI + "/concept/…" (docs/rdf-model.md), which saves reading kgv:linkPaper
+    links = select(store, f"""
+        SELECT ?l ?c ?n ?first ?evidence WHERE {{ {anchor}
+          ?l kgv:linkConcept ?c ; kgv:mentionCount ?n ; kgv:firstMention ?first ;
+             kgv:evidence ?evidence . }}""")
+    # paper metadata once per paper (not once per link)
+    meta = {r["p"]: r for r in select(store, f"""
+        SELECT ?p ?title ?year ?venue WHERE {{
+          {{ SELECT DISTINCT ?p WHERE {{ {anchor} ?p dcterms:subject ?c }} }}
           ?p dcterms:title ?title .
-          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }} }}""")
+          OPTIONAL {{ ?p dcterms:date ?year }} OPTIONAL {{ ?p kgv:venue ?venue }} }}""")}
+    concepts = table.concepts
     out: dict[str, dict] = {}
-    for r in rows:
+    for r in links:
+        p = r["l"].rpartition("/concept/")[0]
+        m = meta.get(p)
+        if m is None:  # a link without its paper's title: not a paper row (as before)
+            continue
         first = _mention_number(r["first"])
-        row = out.get(r["p"])
+        label = concepts[_cid(r["c"])].label
+        row = out.get(p)
         if row is None:
-            out[r["p"]] = {"id": _pid(r["p"]), "title": r["title"], "year": r["year"],
-                           "venue": r["venue"], "mentions": r["n"], "concepts": [r["label"]],
-                           "evidence": r["evidence"], "_first": first}
+            out[p] = {"id": _pid(p), "title": m["title"], "year": m["year"],
+                      "venue": m["venue"], "mentions": r["n"], "concepts": [label],
+                      "evidence": r["evidence"], "_first": first}
             continue
         row["mentions"] += r["n"]
-        row["concepts"].append(r["label"])
+        row["concepts"].append(label)
         if first < row["_first"]:
             row["_first"], row["evidence"] = first, r["evidence"]
     for row in out.values():
@@ -309,7 +331,7 @@ def cooccurring(src: Source, text: str, *, limit: int = 20) -> list[dict]:
     """
     store = connect(src)
     concepts = load_concepts(store)
-    concept = resolve_concept(KnowledgeGraph(concepts=concepts), text)
+    concept = resolve(store, text)
     narrower = _narrower(store, concept.id)
     anchors = values("a", _concept_iris(narrower))
     # one pass: every (anchor paper, concept) link; counting is a dict away
@@ -358,8 +380,7 @@ def concept_path(src: Source, a: str, b: str) -> list[dict]:
 
     store = connect(src)
     concepts = load_concepts(store)
-    kg = KnowledgeGraph(concepts=concepts)
-    ca, cb = resolve_concept(kg, a), resolve_concept(kg, b)
+    ca, cb = resolve(store, a), resolve(store, b)
     path = shortest_path(ca.id, cb.id,
                          lambda ids: _links(store, ids, from_concepts=True),
                          lambda ids: _links(store, ids, from_concepts=False))
@@ -398,6 +419,36 @@ def stats(src: Source) -> dict:
     0
     """
     store = connect(src)
+    counts, by_type, stored = _stored_counts(store)
+    if stored:  # built by kg: every concept has its kgv:paperCount; labels of the top 10 only
+        top = sorted(((r["n"], _cid(r["c"])) for r in select(store, """
+            SELECT ?c ?n WHERE { ?c kgv:paperCount ?n }""")), key=lambda t: (-t[0], t[1]))[:10]
+        labels = {_cid(r["c"]): r["label"] for r in select(store, f"""
+            SELECT ?c ?label WHERE {{ {values("c", _concept_iris(c for _, c in top))}
+              ?c skos:prefLabel ?label }}""")} if top else {}
+        ranked = [(n, c, labels[c]) for n, c in top]
+    else:
+        rows = select(store, """
+            SELECT ?c ?label ?n WHERE { ?c a skos:Concept ; skos:prefLabel ?label .
+              OPTIONAL { ?c kgv:paperCount ?count } BIND(COALESCE(?count, 0) AS ?n) }""")
+        ranked = sorted(((r["n"], _cid(r["c"]), r["label"]) for r in rows),
+                        key=lambda t: (-t[0], t[1]))[:10]
+    return {
+        "papers": counts["papers"] or 0, "concepts": counts["concepts"] or 0,
+        "mentions": counts["mentions"] or 0, "by_type": dict(sorted(by_type.items())),
+        "top_concepts": [{"id": c, "label": label, "papers": n} for n, c, label in ranked],
+    }
+
+
+def _stored_counts(store) -> tuple[dict, dict[str, int], bool]:
+    """Totals and concepts per type: the build's ``kgv:Dataset`` node (``True``), else counted."""
+    stored = select(store, """
+        SELECT ?papers ?concepts ?mentions WHERE { ?d a kgv:Dataset ; kgv:paperTotal ?papers ;
+          kgv:conceptTotal ?concepts ; kgv:mentionTotal ?mentions }""")
+    if len(stored) == 1:
+        return stored[0], {r["type"]: r["n"] for r in select(store, """
+            SELECT ?type ?n WHERE { ?d a kgv:Dataset ; kgv:typeCount ?t .
+              ?t kgv:typeName ?type ; kgv:conceptTotal ?n }""")}, True
     counts = select(store, """
         SELECT
           (SUM(IF(?k = 0, 1, 0)) AS ?papers) (SUM(IF(?k = 1, 1, 0)) AS ?concepts)
@@ -409,13 +460,4 @@ def stats(src: Source) -> dict:
           ?c a skos:Concept . OPTIONAL { ?c kgv:conceptType ?t }
           BIND(COALESCE(?t, "concept") AS ?type)
         } GROUP BY ?type""")}
-    top = select(store, """
-        SELECT ?c ?label ?n WHERE { ?c a skos:Concept ; skos:prefLabel ?label .
-          OPTIONAL { ?c kgv:paperCount ?count } BIND(COALESCE(?count, 0) AS ?n) }""")
-    ranked = sorted(((r["n"], _cid(r["c"]), r["label"]) for r in top),
-                    key=lambda t: (-t[0], t[1]))[:10]
-    return {
-        "papers": counts["papers"] or 0, "concepts": counts["concepts"] or 0,
-        "mentions": counts["mentions"] or 0, "by_type": dict(sorted(by_type.items())),
-        "top_concepts": [{"id": c, "label": label, "papers": n} for n, c, label in ranked],
-    }
+    return counts, by_type, False
