@@ -212,7 +212,7 @@ def build(
     report = read_corpus(inputs, on_error=on_error)
 
     from extractors.pipeline import extract_corpus  # spaCy import is slow; only when building
-    from kg.graph import paper_links
+    from kg.graph import paper_link_count
 
     cache = _read_cache(out) if incremental else None
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)
@@ -229,12 +229,16 @@ def build(
         graph.save(tmp / MODEL)
         if cache is not None:
             _write_cache(tmp, cache)
-        n_triples = write_rdf(graph, tmp)
-        links = len(paper_links(graph))
+        during = None
         if page:
             from visualizations.views import default_page
 
-            default_page(graph, tmp / PAGE)
+            def during() -> None:
+                default_page(graph, tmp / PAGE)
+
+        # the page is written while the store loads (write_rdf)
+        n_triples = write_rdf(graph, tmp, during=during)
+        links = paper_link_count(graph)
         result = BuildResult(out, graph, report, n_triples, links)
         write_manifest(tmp, {"kg_version": __version__, "counts": result.summary()})
         _check_out(out)  # it may have changed while we were extracting

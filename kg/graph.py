@@ -63,6 +63,26 @@ def paper_links(
     return {k: (sum(kg.idf(c) for c in shared), shared) for k, shared in pairs.items()}
 
 
+def paper_link_count(kg: KnowledgeGraph) -> int:
+    """How many paper pairs share a concept: ``len(paper_links(kg))`` without the pairs.
+
+    Examples
+    --------
+    >>> from kg.model import KnowledgeGraph, Paper, Mention
+    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
+    >>> paper_link_count(KnowledgeGraph(papers={p: Paper(p, p, "x") for p in "abc"},
+    ...                                 mentions=[m("a", "gnn"), m("b", "gnn"), m("c", "x")]))
+    1
+    """
+    shared = [papers for papers in kg.concept_papers.values() if len(papers) > 1]
+    by_paper: dict[str, list[set[str]]] = defaultdict(list)
+    for papers in shared:
+        for p in papers:
+            by_paper[p].append(papers)
+    # each pair counted from both ends; a paper is its own neighbour once
+    return sum(len(set().union(*groups)) - 1 for groups in by_paper.values()) // 2
+
+
 def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
     """Build the undirected paper–concept graph (``kind`` tells node and edge kinds).
 

@@ -18,7 +18,9 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -41,15 +43,41 @@ _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
 
 
-def write_rdf(kg: KnowledgeGraph, out: Path) -> int:
-    """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples."""
+def write_rdf(kg: KnowledgeGraph, out: Path, *,
+              during: Callable[[], object] | None = None) -> int:
+    """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
+
+    The store is bulk-loaded from ``graph.ttl`` in a second thread (Oxigraph parses and
+    loads without holding the GIL), while ``during`` (for instance writing the page)
+    runs in this one; both are done when this returns, and an error in either is raised.
+    """
     ts = list(triples(kg))
     ox.serialize(ts, str(out / TURTLE), ox.RdfFormat.TURTLE, prefixes=PREFIXES)
-    store = ox.Store(str(out / STORE))
-    store.bulk_extend(ox.Quad(t.subject, t.predicate, t.object) for t in ts)
-    store.flush()
-    del store  # releases the RocksDB lock before the folder is moved
-    return len(ts)
+    n = len(ts)
+    del ts
+    errors: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            store = ox.Store(str(out / STORE))
+            store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
+            store.flush()
+            del store  # releases the RocksDB lock before the folder is moved
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            errors.append(e)
+
+    if during is None:
+        load()
+    else:
+        loader = threading.Thread(target=load, name="kg-store-load")
+        loader.start()
+        try:
+            during()
+        finally:
+            loader.join()
+    if errors:
+        raise errors[0]
+    return n
 
 
 def require_built(out: Path, *parts: str) -> None:
