@@ -166,7 +166,7 @@ def _merge_doc(ds: DocSpans, text: str, table: ConceptTable, nested: str) -> lis
         elif nested == "all" or (nested == "modifier" and not any(
                 m[0] <= c.start and c.end == m[1] for m in model)):
             out.append(c)  # a modifier inside a longer term: "deep RL agents"
-        else:  # reported apart; the graph's fallback if the longer term is rejected
+        else:  # reported typed generic by kg extract; a graph mention when curated
             c.extractor = "nested"
             out.append(c)
     lex_bounds = [(c.start, c.end) for c in out if c.extractor != "nested"]
@@ -506,17 +506,13 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTab
     lexicon = {cid: c for cid, c in table.concepts.items() if c.origin == "lexicon"}
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
                                                  vocabulary=lexicon)
-    # a curated term inside a rejected longer term is the graph's mention after all
-    spans: dict[tuple[str, str], list[Mention]] = defaultdict(list)
-    for m in mentions:
-        spans[(m.paper, m.field)].append(m)
-    fallback, reported = [], []
-    for n in inner:
-        outer = [m for m in spans[(n.paper, n.field)] if m.start <= n.start and n.end <= m.end]
-        if outer and not any(decisions[m.concept].accepted for m in outer):
-            fallback.append(dataclasses.replace(n, extractor="lexicon"))
-        else:
-            reported.append(n)
+    # A curated term inside a longer term is a mention of the graph too: "reinforcement
+    # learning" in "feedback-efficient reinforcement learning" makes the paper an RL paper
+    # for links and idf, not only through the hierarchy. (``kg extract`` still reports it
+    # typed "generic", since it lies inside a longer reported term.)
+    fallback = [dataclasses.replace(n, extractor="lexicon") for n in inner
+                if table.concepts[n.concept].origin == "lexicon"]
+    reported = [n for n in inner if table.concepts[n.concept].origin != "lexicon"]
     if fallback:
         kept = sorted_mentions([*kept, *fallback])
         ids = _with_ancestors({m.concept for m in fallback}, table) - set(accepted)
