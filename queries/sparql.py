@@ -159,13 +159,6 @@ def resolve(src: Source, text: str) -> Concept:
     return resolve_concept(table.kg, text, index=table.index)
 
 
-def _narrower(store, concept_id: str) -> list[str]:
-    rows = select(store, f"""
-        SELECT DISTINCT ?d WHERE {{ {values("c", _concept_iris([concept_id]))}
-          ?d skos:broader* ?c . }}""")
-    return sorted({concept_id} | {_cid(r["d"]) for r in rows})
-
-
 def _paper_ids(store) -> list[str]:
     return sorted(r["id"] for r in select(store, "SELECT ?id WHERE { ?p a schema:ScholarlyArticle ;"
                                                  " dcterms:identifier ?id }"))
@@ -360,15 +353,17 @@ def cooccurring(src: Source, text: str, *, limit: int = 20) -> list[dict]:
     ['calibration']
     """
     store = connect(src)
-    concepts = load_concepts(store)
-    concept = resolve(store, text)
-    narrower = _narrower(store, concept.id)
+    table = _table(store)
+    concepts = table.concepts
+    concept = resolve_concept(table.kg, text, index=table.index)
+    narrower = sorted(table.kg.descendants(concept.id))
     anchors = values("a", _concept_iris(narrower))
+    n_links, n_papers = _link_count(store, narrower)
     # one pass: every (anchor paper, concept) link; counting is a dict away
     links = select(store, f"""
         SELECT ?p ?d WHERE {{
           {{ SELECT DISTINCT ?p WHERE {{ {anchors} ?p dcterms:subject ?a }} }}
-          ?p dcterms:subject ?d . }}""")
+          {_lookup("p", "dcterms:subject", "d", n_links * 10 > n_papers)} }}""")
     anchor_ids = set(narrower)
     found: dict[str, list[str]] = defaultdict(list)
     for r in links:
