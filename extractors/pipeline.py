@@ -15,7 +15,9 @@ The flow is corpus-level on purpose:
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
+import signal
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -39,10 +41,15 @@ BATCH_SIZE = 64
 DEFAULT_ACCEPTANCE = TermAcceptance()
 #: Longest piece of text given to spaCy at once (the span model's memory grows with it).
 CHUNK_CHARS = 100_000
-#: Texts from which a second worker process pays for its start-up (model load, pickling).
-#: Measured with bench/bench_extract.py: on a busy 2-core machine two processes were
-#: slower than one for the 2,006 texts of NeurIPS 2018, so only much larger corpora fork.
-MULTIPROCESS_MIN_TEXTS = 8000
+#: Texts from which extraction forks worker processes. Workers inherit the loaded
+#: pipeline (``fork``) and send back only the spans they found, never ``Doc`` objects —
+#: spaCy's own ``n_process`` pickles the pipeline and every ``Doc``, which made two
+#: processes slower than one on NeurIPS 2018.
+MULTIPROCESS_MIN_TEXTS = 400
+#: Texts per task handed to a worker.
+WORKER_CHUNK = 64
+#: The pipeline and texts a forked worker reads (set only while a pool runs).
+_FORK_STATE: tuple[Language, list] | None = None
 
 
 def span_model_dir() -> Path | None:
@@ -203,6 +210,39 @@ def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> Con
     return table
 
 
+def _ignore_signals() -> None:
+    # the parent handles Ctrl-C and SIGTERM and terminates the pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, list]]:
+    """Run the inherited pipeline over ``indices`` (in a forked worker)."""
+    nlp, texts = _FORK_STATE
+    out = []
+    for doc, i in nlp.pipe(((texts[i][0], i) for i in indices), as_tuples=True,
+                           batch_size=BATCH_SIZE):
+        pid, field, offset = texts[i][1]
+        model = model_spans(doc)
+        out.append((i, doc_spans(doc, pid, field, offset, model=model), model))
+    return out
+
+
+def _pipe_forked(nlp: Language, texts: list, indices: list[int],
+                 n_process: int) -> Iterator[tuple[int, DocSpans, list]]:
+    """:func:`_extract_chunk` over ``indices`` in ``n_process`` forked workers, in order."""
+    global _FORK_STATE
+    _FORK_STATE = (nlp, texts)
+    chunks = [indices[k:k + WORKER_CHUNK] for k in range(0, len(indices), WORKER_CHUNK)]
+    try:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(n_process, initializer=_ignore_signals) as pool:
+            for result in pool.imap(_extract_chunk, chunks):
+                yield from result
+    finally:
+        _FORK_STATE = None
+
+
 def extract_corpus(
     papers: list[Paper],
     *,
@@ -281,12 +321,20 @@ def extract_corpus(
         from tqdm import tqdm
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
+    if n_process > 1 and todo and "fork" in multiprocessing.get_all_start_methods():
+        for i, ds, model in _pipe_forked(nlp, texts, todo, n_process):
+            if cache is not None and model_names:
+                cache[keys[i]] = model
+            spans[i] = ds
+            if bar is not None:
+                bar.update()
+        todo = []
     for indices, disabled in ((todo, []), (sorted(known), model_names)):
         if not indices:
             continue
         with nlp.select_pipes(disable=disabled):
             docs = nlp.pipe(((texts[i][0], i) for i in indices), as_tuples=True,
-                            batch_size=batch_size, n_process=n_process if not disabled else 1)
+                            batch_size=batch_size)
             for doc, i in docs:
                 pid, field, offset = texts[i][1]
                 if disabled:

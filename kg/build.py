@@ -169,6 +169,48 @@ def _write_cache(out: Path, cache: dict[str, list]) -> None:
     (out / CACHE).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
 
 
+def _write_page(graph: KnowledgeGraph, path: Path) -> None:
+    from visualizations.views import default_page
+
+    default_page(graph, path)
+
+
+def _fork_page(graph: KnowledgeGraph, path: Path) -> int | None:
+    """Write the default page in a forked child; its pid, or ``None`` once written here.
+
+    Both the page (layout, HTML) and the RDF are Python-bound, so a thread would not
+    overlap them; a child process does, and it shares the model copy-on-write.
+    """
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        _write_page(graph, path)
+        return None
+    pid = os.fork()
+    if pid == 0:  # the child: write, then leave without running the parent's cleanup
+        status = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _write_page(graph, path)
+            status = 0
+        finally:
+            os._exit(status)
+    return pid
+
+
+def _wait_page(pid: int | None) -> bool:
+    """Wait for the page child; kill it if we are unwinding. ``True`` when it succeeded."""
+    if pid is None:
+        return True
+    try:
+        _, status = os.waitpid(pid, 0)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        raise
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def build(
     inputs: Iterable[str | Path],
     out: str | Path,
@@ -229,15 +271,14 @@ def build(
         graph.save(tmp / MODEL)
         if cache is not None:
             _write_cache(tmp, cache)
-        during = None
-        if page:
-            from visualizations.views import default_page
-
-            def during() -> None:
-                default_page(graph, tmp / PAGE)
-
-        # the page is written while the store loads (write_rdf)
-        n_triples = write_rdf(graph, tmp, during=during)
+        # the page is written by a forked child on the other core while RDF is written
+        page_pid = _fork_page(graph, tmp / PAGE) if page else None
+        try:
+            n_triples = write_rdf(graph, tmp)
+        finally:
+            page_ok = _wait_page(page_pid)
+        if page and not page_ok:
+            _write_page(graph, tmp / PAGE)  # again here, to raise its error in this process
         links = paper_link_count(graph)
         result = BuildResult(out, graph, report, n_triples, links)
         write_manifest(tmp, {"kg_version": __version__, "counts": result.summary()})
