@@ -157,9 +157,43 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
                          for m in mentions],
             "concepts": [{"id": c, "label": concepts[c].label, "type": concepts[c].type,
                           "aliases": sorted(set(concepts[c].aliases)),
-                          "accepted": c in graph.concepts} for c in cids],
+                          "accepted": c in graph.concepts} for c in cids]
+            + [{"id": b, "label": graph.concepts[b].label, "type": graph.concepts[b].type,
+                "aliases": sorted(set(graph.concepts[b].aliases)), "accepted": True,
+                "via": "broader"} for b in named_broader(graph, pid, cids)],
         }
     return out
+
+
+def named_broader(graph: KnowledgeGraph, paper_id: str, concept_ids: Iterable[str]) -> list[str]:
+    """Direct broader concepts of ``concept_ids`` that the paper's own text names.
+
+    A paper on "deep reinforcement learning" is a reinforcement-learning paper: its
+    text names the broader concept inside the longer term. ``kg extract`` lists such
+    concepts with ``"via": "broader"``.
+
+    Examples
+    --------
+    >>> from kg.model import Concept, KnowledgeGraph, Paper
+    >>> g = KnowledgeGraph(papers={"p": Paper("p", "", "We study deep RL agents.")},
+    ...     concepts={"drl": Concept("drl", "deep RL", broader=["rl"]),
+    ...               "rl": Concept("rl", "RL")})
+    >>> named_broader(g, "p", ["drl"])
+    ['rl']
+    """
+    from extractors.normalize import norm_key
+
+    p = graph.papers[paper_id]
+    text = f" {norm_key(p.title + ' ' + p.abstract)} "
+    own = set(concept_ids)
+    found = set()
+    for cid in own:
+        for b in graph.concepts[cid].broader if cid in graph.concepts else ():
+            bc = graph.concepts.get(b)
+            if bc is not None and b not in own and any(
+                    f" {norm_key(f)} " in text for f in (bc.label, *bc.aliases) if norm_key(f)):
+                found.add(b)
+    return sorted(found)
 
 
 def score_scierc(gold: list[dict], preds: dict[str, dict]) -> SpanScores:

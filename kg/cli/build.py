@@ -89,7 +89,7 @@ def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
 
     Prints one JSON object per paper: {"id", "mentions": [{"field", "start",
     "end", "text", "type", "concept", "accepted"}], "concepts": [{"id", "label",
-    "type", "aliases", "accepted"}]}; offsets index the field exactly as read.
+    "type", "aliases", "accepted"[, "via"]}]}; offsets index the field exactly as read.
     Every term mention found is listed; "accepted" is false for those the
     termhood filter keeps out of the graph that `kg build` writes.
     """
