@@ -18,6 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -321,7 +322,9 @@ def extract_corpus(
         from tqdm import tqdm
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
-    if n_process > 1 and todo and "fork" in multiprocessing.get_all_start_methods():
+    # forking a process that runs other threads can deadlock them: then stay in one process
+    if (n_process > 1 and todo and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1):
         for i, ds, model in _pipe_forked(nlp, texts, todo, n_process):
             if cache is not None and model_names:
                 cache[keys[i]] = model
