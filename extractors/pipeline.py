@@ -50,7 +50,7 @@ MULTIPROCESS_MIN_TEXTS = 400
 #: Texts per task handed to a worker.
 WORKER_CHUNK = 64
 #: The pipeline and texts a forked worker reads (set only while a pool runs).
-_FORK_STATE: tuple[Language, list] | None = None
+_FORK_STATE: tuple[Language, list, dict, int] | None = None
 
 
 def span_model_dir() -> Path | None:
@@ -217,24 +217,40 @@ def _ignore_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def _run(nlp: Language, texts: list, indices: list[int], models: dict[int, list],
+         batch_size: int = BATCH_SIZE) -> Iterator[tuple[int, DocSpans, list]]:
+    """``(index, DocSpans, span-model output)`` for ``texts[indices]``.
+
+    Texts in ``models`` (the span model's cached output) skip ``tok2vec`` and ``ner``.
+    """
+    model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
+    fresh = [i for i in indices if i not in models]
+    cached = [i for i in indices if i in models]
+    for group, is_cached in ((fresh, False), (cached, True)):
+        if not group:
+            continue
+        with nlp.select_pipes(disable=model_names if is_cached else []):
+            for doc, i in nlp.pipe(((texts[i][0], i) for i in group), as_tuples=True,
+                                   batch_size=batch_size):
+                pid, field, offset = texts[i][1]
+                model = models[i] if is_cached else model_spans(doc)
+                yield i, doc_spans(doc, pid, field, offset, model=model), model
+
+
 def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, list]]:
-    """Run the inherited pipeline over ``indices`` (in a forked worker)."""
-    nlp, texts = _FORK_STATE
-    out = []
-    for doc, i in nlp.pipe(((texts[i][0], i) for i in indices), as_tuples=True,
-                           batch_size=BATCH_SIZE):
-        pid, field, offset = texts[i][1]
-        model = model_spans(doc)
-        out.append((i, doc_spans(doc, pid, field, offset, model=model), model))
-    return out
+    """:func:`_run` with the pipeline, texts and cached spans inherited by a forked worker."""
+    nlp, texts, models, batch_size = _FORK_STATE
+    return list(_run(nlp, texts, indices, models, batch_size))
 
 
-def _pipe_forked(nlp: Language, texts: list, indices: list[int],
-                 n_process: int) -> Iterator[tuple[int, DocSpans, list]]:
-    """:func:`_extract_chunk` over ``indices`` in ``n_process`` forked workers, in order."""
+def _pipe_forked(nlp: Language, texts: list, models: dict[int, list], n_process: int,
+                 batch_size: int) -> Iterator[tuple[int, DocSpans, list]]:
+    """:func:`_run` over every text in ``n_process`` forked workers, in order."""
     global _FORK_STATE
-    _FORK_STATE = (nlp, texts)
-    chunks = [indices[k:k + WORKER_CHUNK] for k in range(0, len(indices), WORKER_CHUNK)]
+    _FORK_STATE = (nlp, texts, models, batch_size)
+    # fresh and cached texts in separate chunks: each chunk is then one nlp.pipe pass
+    order = [i for i in range(len(texts)) if i not in models] + sorted(models)
+    chunks = [order[k:k + WORKER_CHUNK] for k in range(0, len(order), WORKER_CHUNK)]
     try:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(n_process, initializer=_ignore_signals) as pool:
@@ -312,9 +328,9 @@ def extract_corpus(
         fingerprint = model_fingerprint(span_model_dir() if span_model is True else span_model)
         keys = [cache_key(text, fingerprint) for text, _ in texts]
         known = {i for i, k in enumerate(keys) if k in cache}
-    todo = [i for i in range(len(texts)) if i not in known]
+    models = {i: cache[keys[i]] for i in known}
     if n_process is None:
-        n_process = 2 if len(todo) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
+        n_process = 2 if len(texts) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
             else 1
     spans: dict[int, DocSpans] = {}
     bar = None
@@ -323,32 +339,17 @@ def extract_corpus(
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     # forking a process that runs other threads can deadlock them: then stay in one process
-    if (n_process > 1 and todo and "fork" in multiprocessing.get_all_start_methods()
+    if (n_process > 1 and "fork" in multiprocessing.get_all_start_methods()
             and threading.active_count() == 1):
-        for i, ds, model in _pipe_forked(nlp, texts, todo, n_process):
-            if cache is not None and model_names:
-                cache[keys[i]] = model
-            spans[i] = ds
-            if bar is not None:
-                bar.update()
-        todo = []
-    for indices, disabled in ((todo, []), (sorted(known), model_names)):
-        if not indices:
-            continue
-        with nlp.select_pipes(disable=disabled):
-            docs = nlp.pipe(((texts[i][0], i) for i in indices), as_tuples=True,
-                            batch_size=batch_size)
-            for doc, i in docs:
-                pid, field, offset = texts[i][1]
-                if disabled:
-                    spans[i] = doc_spans(doc, pid, field, offset, model=cache[keys[i]])
-                else:
-                    model = model_spans(doc)
-                    if cache is not None and model_names:
-                        cache[keys[i]] = model
-                    spans[i] = doc_spans(doc, pid, field, offset, model=model)
-                if bar is not None:
-                    bar.update()
+        results = _pipe_forked(nlp, texts, models, n_process, batch_size)
+    else:
+        results = _run(nlp, texts, list(range(len(texts))), models, batch_size)
+    for i, ds, model in results:
+        if cache is not None and model_names and i not in known:
+            cache[keys[i]] = model
+        spans[i] = ds
+        if bar is not None:
+            bar.update()
     if bar is not None:
         bar.close()
     if keys and cache is not None:  # forget texts that are gone
