@@ -89,6 +89,29 @@ def test_neurips2018_views_render(browser, neurips2018_kg, tmp_path, name):
     assert browser.js("return kgFind('reinforcement learning')") is not None
 
 
+DRAWN_COLOURS = """
+const b = window.kgNetwork.body, out = [];
+for (const id of b.nodeIndices) {
+  const want = window.kgData.nodes.get(id).color;
+  if (typeof want === "string") {
+    out.push([id, want.toLowerCase(), b.nodes[id].options.color.background.toLowerCase()]);
+  }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("name", list(EXAMPLE_VIEWS))
+def test_nodes_are_drawn_in_their_own_colours(browser, example_kg, tmp_path, name):
+    # vis-network's default group palette once won over the colours the legend promises
+    view = make_view(example_kg, name, **EXAMPLE_VIEWS[name])
+    write_view(view, tmp_path / f"{name}.html")
+    browser.open(tmp_path / f"{name}.html")
+    pairs = browser.js(DRAWN_COLOURS)
+    assert pairs
+    assert [p for p in pairs if p[1] != p[2]] == []
+
+
 def test_search_box_finds_and_centres_a_node(browser, example_kg, tmp_path):
     from selenium.webdriver.common.by import By
 
