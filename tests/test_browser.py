@@ -112,6 +112,20 @@ def test_nodes_are_drawn_in_their_own_colours(browser, example_kg, tmp_path, nam
     assert [p for p in pairs if p[1] != p[2]] == []
 
 
+def test_legend_folds_away_and_back(browser, example_kg, tmp_path):
+    view = make_view(example_kg, "graph")
+    write_view(view, tmp_path / "graph.html")
+    browser.open(tmp_path / "graph.html")
+    shown = ("return [...document.querySelectorAll('#legend input')]"
+             ".filter(e => e.offsetParent).length")
+    n = browser.js(shown)
+    assert n > 0
+    browser.js("document.querySelector('#legend button.fold').click()")
+    assert browser.js(shown) == 0
+    browser.js("document.querySelector('#legend button.fold').click()")
+    assert browser.js(shown) == n
+
+
 def test_search_box_finds_and_centres_a_node(browser, example_kg, tmp_path):
     from selenium.webdriver.common.by import By
 
