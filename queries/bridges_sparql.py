@@ -10,7 +10,6 @@ resolved in Python over the store's concepts and never reaches a query.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Collection
 
 from queries.bridges import Fetcher, Profile, answer
@@ -18,6 +17,7 @@ from queries.sparql import (
     Source,
     _cid,
     _concept_iris,
+    _links,
     _paper_iris,
     _pid,
     connect,
@@ -54,18 +54,7 @@ def fetcher(src: Source) -> Fetcher:
               ?c kgv:idf ?idf ; kgv:paperCount ?n . FILTER(?n > 0) }}""")}
 
     def links(ids: Collection[str], *, from_concepts: bool) -> dict[str, set[str]]:
-        if not ids:
-            return {}
-        var, iris = ("c", _concept_iris(ids)) if from_concepts else ("p", _paper_iris(ids))
-        out: dict[str, set[str]] = defaultdict(set)
-        query = f"SELECT ?p ?c WHERE {{ {values(var, iris)} ?p dcterms:subject ?c }}"
-        for r in select(store, query):
-            c, p = _cid(r["c"]), _pid(r["p"])
-            if from_concepts:
-                out[c].add(p)
-            else:
-                out[p].add(c)
-        return dict(out)
+        return dict(_links(store, sorted(ids), from_concepts=from_concepts)) if ids else {}
 
     def titles(ids: Collection[str]) -> dict[str, str]:
         return {_pid(r["p"]): r["title"] for r in select(store, f"""
