@@ -4,19 +4,25 @@ The graph is NeurIPS 2018 + ICLR 2018 (../shared/data), extracted once, then
 repeated with fresh paper ids until it has ``--papers`` papers, and written as a
 normal build folder (``model.json``, ``graph.ttl``, ``store/``) in ``--out``;
 a later run reuses that folder. Each helper runs ``--repeat`` times on a few
-concepts and papers (common and rare ones); the table gives the median and the
-worst time per call for the SPARQL engine, and the Python engine for
-comparison (its time excludes loading ``model.json``).
+concepts and papers: the busiest and rare ones, and a fixed-seed random sample
+(``--sample`` concepts, papers and concept pairs: what a user would ask); the
+table gives the median, 90th percentile and worst time per call for the SPARQL
+engine, and the Python engine's median for comparison (its time excludes
+loading ``model.json``). ``bridges`` is ``queries.bridges_sparql.bridges``
+against ``queries.bridges.bridges``.
 
     python bench/bench_queries_sparql.py                 # builds /tmp/kg-bench-20k once
     python bench/bench_queries_sparql.py --papers 5000 --out /tmp/kg-bench-5k
+    python bench/bench_queries_sparql.py --no-python --only cooccurring
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -72,12 +78,21 @@ def rewrite_rdf(out: Path) -> None:
 
 
 def timed(fn, *args, repeat: int, **kwargs) -> list[float]:
+    """Seconds per call; an error the user would see (no path, …) is an answer too."""
+    from kg.errors import KGError
+
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
-        fn(*args, **kwargs)
+        with contextlib.suppress(KGError):
+            fn(*args, **kwargs)
         times.append(time.perf_counter() - t)
     return times
+
+
+def p90(times: list[float]) -> float:
+    return statistics.quantiles(times, n=10, method="inclusive")[-1] if len(times) > 1 \
+        else times[0]
 
 
 def main() -> None:
@@ -85,11 +100,16 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=20_000)
     parser.add_argument("--out", type=Path, default=Path("/tmp/kg-bench-20k"))
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sample", type=int, default=30,
+                        help="Random concepts, papers and pairs per sampled row (seed 20).")
+    parser.add_argument("--only", default="", help="Run only the rows whose name contains this.")
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--no-python", action="store_true", help="Skip the Python engine.")
     args = parser.parse_args()
 
     from kg.store import load_model, open_store
+    from queries import bridges as qbr
+    from queries import bridges_sparql as qbs
     from queries import python as qpy
     from queries import sparql as qs
 
@@ -107,45 +127,75 @@ def main() -> None:
     rare = [kg.concepts[c].label for c in by_df[len(by_df) // 2: len(by_df) // 2 + 2]]
     pids = sorted(kg.papers)
     papers = [pids[0], pids[len(pids) // 2], pids[-1]]
+    # what a user might ask: any concept with papers (directly or through narrower ones)
+    rng = random.Random(20)
+    askable = sorted(c for c in kg.concepts if kg.descendants(c) & kg.concept_papers.keys())
+    sampled = [kg.concepts[c].label for c in rng.sample(askable, min(args.sample, len(askable)))]
+    sampled_papers = rng.sample(pids, min(args.sample, len(pids)))
+    sampled_pairs = [tuple(kg.concepts[c].label for c in rng.sample(askable, 2))
+                     for _ in range(args.sample)]
+    engines = {"sparql": (qs, qbs), "python": (qpy, qbr)}
+
+    def helper_of(engine: str, helper: str):
+        module, bridges = engines[engine]
+        return bridges.bridges if helper == "bridges" else getattr(module, helper)
     cases = {
         "papers_for_concept (common)": ("papers_for_concept", [(c,) for c in common]),
         "papers_for_concept (rare)": ("papers_for_concept", [(c,) for c in rare]),
+        "papers_for_concept (sample)": ("papers_for_concept", [(c,) for c in sampled]),
         "paper": ("paper", [(p,) for p in papers]),
+        "paper (sample)": ("paper", [(p,) for p in sampled_papers]),
         "related_papers": ("related_papers", [(p,) for p in papers]),
+        "related_papers (sample)": ("related_papers", [(p,) for p in sampled_papers]),
         "cooccurring (common)": ("cooccurring", [(c,) for c in common]),
         "cooccurring (rare)": ("cooccurring", [(c,) for c in rare]),
+        "cooccurring (sample)": ("cooccurring", [(c,) for c in sampled]),
         "concept_path": ("concept_path", [(common[0], rare[0]), (rare[0], rare[1]),
                                           (common[1], rare[1])]),
+        "concept_path (sample)": ("concept_path", sampled_pairs),
+        "bridges (common, common)": ("bridges", [(common[0], common[1])]),
+        "bridges (common, rare)": ("bridges", [(common[0], rare[0]), (common[1], rare[1])]),
+        "bridges (rare, rare)": ("bridges", [(rare[0], rare[1])]),
+        "bridges (sample)": ("bridges", [p for p in sampled_pairs if p[0] != p[1]]),
         "stats": ("stats", [()]),
     }
     print(f"graph: {stats['papers']} papers, {stats['concepts']} concepts, "
           f"{stats['mentions']} mentions; cpus: {os.cpu_count()}; "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"model.json load {load:.1f} s; repeat {args.repeat}")
     print(f"common concepts: {common} ({len(kg.concept_papers[by_df[0]])} papers); "
-          f"rare: {rare}")
-    header = f"{'helper':<28} {'sparql median':>14} {'sparql max':>11} {'per s':>7}"
+          f"rare: {rare}; sample: {len(sampled)} concepts, {len(sampled_papers)} papers, "
+          f"{len(sampled_pairs)} pairs (seed 20)")
+    header = f"{'helper':<28} {'calls':>5} {'median':>9} {'p90':>9} {'max':>9} {'per s':>7}"
     if not args.no_python:
         header += f" {'python median':>14} {'ratio':>6}"
     print(header)
     results = {}
     for name, (helper, calls) in cases.items():
+        if args.only not in name:
+            continue
         sparql_times, python_times = [], []
         for call in calls:
             try:
-                sparql_times += timed(getattr(qs, helper), store, *call, repeat=args.repeat)
+                sparql_times += timed(helper_of("sparql", helper), store, *call,
+                                      repeat=args.repeat)
                 if not args.no_python:
-                    python_times += timed(getattr(qpy, helper), kg, *call, repeat=args.repeat)
+                    python_times += timed(helper_of("python", helper), kg, *call,
+                                          repeat=args.repeat)
             except Exception as e:  # noqa: BLE001 - a bench reports and goes on
-                print(f"  {helper}{call}: {e}", file=sys.stderr)
-        med = statistics.median(sparql_times)
-        line = f"{name:<28} {med * 1000:>11.1f} ms {max(sparql_times) * 1000:>8.1f} ms " \
-               f"{1 / med:>7.1f}"
-        results[name] = {"sparql_median_s": med, "sparql_max_s": max(sparql_times)}
+                print(f"  {helper}{call}: {e!r}", file=sys.stderr)
+        if not sparql_times:
+            continue
+        med, top = statistics.median(sparql_times), p90(sparql_times)
+        line = (f"{name:<28} {len(calls):>5} {med * 1000:>6.1f} ms {top * 1000:>6.1f} ms "
+                f"{max(sparql_times) * 1000:>6.1f} ms {1 / med:>7.1f}")
+        results[name] = {"calls": len(calls), "sparql_median_s": med, "sparql_p90_s": top,
+                         "sparql_max_s": max(sparql_times)}
         if python_times:
             pmed = statistics.median(python_times)
             line += f" {pmed * 1000:>11.1f} ms {med / pmed:>6.1f}"
             results[name]["python_median_s"] = pmed
-        print(line)
+        print(line, flush=True)
     print(json.dumps(results), file=sys.stderr)
 
 
