@@ -411,6 +411,11 @@ def propagatable(concept: Concept) -> bool:
     return len(words) >= 2 or bool(_NAME_LIKE.search(concept.label))
 
 
+def _is_name_word(form: str) -> bool:
+    """One word whose case makes it a name ("SimplE", "WaveNet", "DQN")."""
+    return " " not in form and bool(_NAME_LIKE.search(form)) and not form.islower()
+
+
 def _plural_last(form: str) -> str:
     from extractors.components import plural
 
@@ -433,20 +438,25 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
 
     from extractors.markup import mask_markup
 
-    matcher = PhraseMatcher(tokenizer.vocab, attr="LOWER")
+    # a one-word name matches in its own case only: "SimplE" is a method, "simple" is not
+    matchers = {"LOWER": PhraseMatcher(tokenizer.vocab, attr="LOWER"),
+                "ORTH": PhraseMatcher(tokenizer.vocab, attr="ORTH")}
     seen: set[str] = set()
     for cid, c in sorted(concepts.items()):
         if not propagatable(c):
             continue
-        forms = []
+        forms: dict[str, list[str]] = {"LOWER": [], "ORTH": []}
         for form in (c.label, *c.aliases):
             spaced = form.replace("-", " ")
             for v in {form, spaced, _plural_last(form), _plural_last(spaced)}:
-                if v.lower() not in seen and not is_generic(v):
-                    seen.add(v.lower())
-                    forms.append(v)
-        if forms:
-            matcher.add(cid, list(tokenizer.pipe(forms)))
+                attr = "ORTH" if _is_name_word(v) else "LOWER"
+                key = v if attr == "ORTH" else v.lower()
+                if key not in seen and not is_generic(v):
+                    seen.add(key)
+                    forms[attr].append(v)
+        for attr, vs in forms.items():
+            if vs:
+                matchers[attr].add(cid, list(tokenizer.pipe(sorted(vs))))
     if not seen:
         return mentions
     by_id = {p.id: p for p in papers}
@@ -459,7 +469,8 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
     for (pid, fname, sents), doc in zip(keys, tokenizer.pipe(texts, batch_size=256),
                                         strict=True):
         text = by_id[pid].text(fname)
-        for match_id, s, e in matcher(doc):
+        found_here = matchers["LOWER"](doc) + matchers["ORTH"](doc)
+        for match_id, s, e in sorted(found_here, key=lambda m: (m[1], m[2])):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
             if any((_crosses((a, b), t) if nested == "all" else _overlaps((a, b), t))

@@ -72,3 +72,15 @@ def test_hierarchy_places_compound_terms_under_their_head(example_kg):
     fgcl = example_kg.concepts["fuzzy-graph-contrastive-learning"]
     assert "graph-contrastive-learning" in fgcl.broader
     assert "fuzzy-graph-contrastive-learning" in example_kg.descendants("contrastive-learning")
+
+
+def test_one_word_name_propagates_in_its_own_case_only():
+    # "SimplE" (a method) must not turn every "simple" in the corpus into a mention of it
+    kg = extract_corpus([
+        Paper("a", "", "We propose SimplE, a tensor factorization model for link prediction."),
+        Paper("b", "", "A simple baseline is hard to beat for link prediction."),
+        Paper("c", "", "We compare against SimplE on link prediction."),
+        Paper("d", "", "Simple models of link prediction are robust."),
+    ], span_model=False)
+    found = {(m.paper, m.text) for m in kg.mentions if m.concept == "simple"}
+    assert found == {("a", "SimplE"), ("c", "SimplE")}
