@@ -22,7 +22,9 @@ import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import numpy as np
 import spacy
+from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -169,7 +171,15 @@ def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0,
         model=ents,
         coined=[(s.start_char + offset, s.end_char + offset, s.label_)
                 for s in doc.spans[COINED_KEY]],
+        tokens=token_bounds(doc, offset),
     )
+
+
+def token_bounds(doc: Doc, offset: int = 0) -> np.ndarray:
+    """Each token's (start, end) character offsets (plus ``offset``), one row per token."""
+    cut = doc.to_array([IDX, LENGTH]).astype(np.int32)
+    cut[:, 1] += cut[:, 0]
+    return cut + offset
 
 
 def _trim(doc: Doc, start: int, end: int) -> tuple[int, int]:
@@ -362,6 +372,7 @@ def extract_corpus(
             prev = found[(pid, field)]
             for name in ("sents", "lexicon", "model", "coined"):
                 getattr(prev, name).extend(getattr(ds, name))
+            prev.tokens = np.concatenate([prev.tokens, ds.tokens])
         else:
             found[(pid, field)] = ds
     mentions, concepts = resolve_corpus(

@@ -22,16 +22,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
-import rdflib
-from oxrdflib import OxigraphStore
-from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
 from kg.errors import Messages, StoreError
 from kg.model import KnowledgeGraph
 from kg.rdf import triples
 from kg.vocab import PREFIXES
+
+if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_graph needs it
+    import rdflib
 
 MODEL = "model.json"
 TURTLE = "graph.ttl"
@@ -114,6 +115,10 @@ def open_graph(out: Path) -> rdflib.Graph:
     Pass query strings to ``graph.query`` (prepared queries fall back to
     rdflib's slow engine).
     """
+    import rdflib
+    from oxrdflib import OxigraphStore
+    from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+
     graph = rdflib.Graph(store=OxigraphStore(store=open_store(out)),
                          identifier=DATASET_DEFAULT_GRAPH_ID)
     for prefix, ns in PREFIXES.items():
