@@ -10,6 +10,7 @@ inverse document frequency ``log(N / df)`` so that a rare shared concept
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from itertools import combinations
 
 import networkx as nx
@@ -28,7 +29,7 @@ def concept_node(concept_id: str) -> str:
 
 
 def paper_links(
-    kg: KnowledgeGraph, *, max_df: int | None = None
+    kg: KnowledgeGraph, *, max_df: int | None = None, among: Collection[str] | None = None
 ) -> dict[tuple[str, str], tuple[float, list[str]]]:
     """Paper pairs that share concepts, with weight and the shared concepts.
 
@@ -38,6 +39,9 @@ def paper_links(
     max_df : int, optional
         Ignore concepts mentioned by more papers than this (they carry little
         weight and make the pair count quadratic on large corpora).
+    among : collection of str, optional
+        Only pairs of these papers (a page's papers: far fewer pairs to build).
+        Concepts are still counted over the whole corpus (``max_df``, IDF).
 
     Returns
     -------
@@ -55,9 +59,12 @@ def paper_links(
     {('a', 'b'): (0.4054651081081644, ['gnn'])}
     """
     pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
+    keep = None if among is None else set(among)
     for cid, papers in sorted(kg.concept_papers.items()):
         if len(papers) < 2 or (max_df is not None and len(papers) > max_df):
             continue
+        if keep is not None:
+            papers = papers & keep
         for a, b in combinations(sorted(papers), 2):
             pairs[(a, b)].append(cid)
     return {k: (sum(kg.idf(c) for c in shared), shared) for k, shared in pairs.items()}

@@ -173,8 +173,7 @@ def _concept(kg: KnowledgeGraph, cid: str, shown_papers: int) -> dict:
 def _share_edges(kg: KnowledgeGraph, papers: set[str]) -> list[dict]:
     """Each paper's strongest "shares concepts" links among ``papers``."""
     max_df = max(2, int(len(kg.papers) ** 0.5 * 4))  # very common concepts say little
-    links = {k: v for k, v in paper_links(kg, max_df=max_df).items()
-             if k[0] in papers and k[1] in papers and v[0] > 0}
+    links = {k: v for k, v in paper_links(kg, max_df=max_df, among=papers).items() if v[0] > 0}
     best: dict[str, list[tuple[str, str]]] = {}
     for pair in links:
         for p in pair:
