@@ -274,7 +274,8 @@ def build(
         # the page is written by a forked child on the other core while RDF is written
         page_pid = _fork_page(graph, tmp / PAGE) if page else None
         try:
-            n_triples = write_rdf(graph, tmp)
+            previous = out if cache is not None and out.is_dir() else None
+            n_triples = write_rdf(graph, tmp, previous=previous)
         finally:
             page_ok = _wait_page(page_pid)
         if page and not page_ok:

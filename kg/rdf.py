@@ -13,6 +13,7 @@ Triples are produced in a fixed order so the same input gives the same bytes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from urllib.parse import quote
 
 import pyoxigraph as ox
@@ -48,6 +49,7 @@ _INTEGER = ox.NamedNode(XSD + "integer")
 _DOUBLE = ox.NamedNode(XSD + "double")
 
 
+@lru_cache(maxsize=4096)
 def _int(value: int) -> ox.Literal:
     return ox.Literal(str(value), datatype=_INTEGER)
 
@@ -63,26 +65,25 @@ def _url(value: str) -> ox.NamedNode | ox.Literal:
         return _lit(value)
 
 
-def paper_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """Triples describing every paper and its subjects."""
-    for pid in sorted(kg.papers):
-        p = kg.papers[pid]
-        s = _n(paper_iri(pid))
-        yield ox.Triple(s, _A, _n(SCHEMA + "ScholarlyArticle"))
-        yield ox.Triple(s, _n(DCTERMS + "identifier"), _lit(pid))
-        yield ox.Triple(s, _n(DCTERMS + "title"), _lit(p.title))
-        yield ox.Triple(s, _n(DCTERMS + "abstract"), _lit(p.abstract))
-        for k in sorted(set(p.keywords)):
-            yield ox.Triple(s, _n(SCHEMA + "keywords"), _lit(k))
-        if p.year is not None:
-            yield ox.Triple(s, _n(DCTERMS + "date"), ox.Literal(str(p.year),
-                                                                 datatype=_n(XSD + "gYear")))
-        if p.venue:
-            yield ox.Triple(s, _n(KGV + "venue"), _lit(p.venue))
-        if p.url:
-            yield ox.Triple(s, _n(SCHEMA + "url"), _url(p.url))
-        for cid in sorted(kg.paper_concepts.get(pid, ())):
-            yield ox.Triple(s, _n(DCTERMS + "subject"), _n(concept_iri(cid)))
+def paper_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+    """Triples describing the paper ``pid`` and its subjects."""
+    p = kg.papers[pid]
+    s = _n(paper_iri(pid))
+    yield ox.Triple(s, _A, _n(SCHEMA + "ScholarlyArticle"))
+    yield ox.Triple(s, _n(DCTERMS + "identifier"), _lit(pid))
+    yield ox.Triple(s, _n(DCTERMS + "title"), _lit(p.title))
+    yield ox.Triple(s, _n(DCTERMS + "abstract"), _lit(p.abstract))
+    for k in sorted(set(p.keywords)):
+        yield ox.Triple(s, _n(SCHEMA + "keywords"), _lit(k))
+    if p.year is not None:
+        yield ox.Triple(s, _n(DCTERMS + "date"), ox.Literal(str(p.year),
+                                                             datatype=_n(XSD + "gYear")))
+    if p.venue:
+        yield ox.Triple(s, _n(KGV + "venue"), _lit(p.venue))
+    if p.url:
+        yield ox.Triple(s, _n(SCHEMA + "url"), _url(p.url))
+    for cid in sorted(kg.paper_concepts.get(pid, ())):
+        yield ox.Triple(s, _n(DCTERMS + "subject"), _n(concept_iri(cid)))
 
 
 def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
@@ -108,69 +109,65 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(s, _n(KGV + "idf"), _double(kg.idf(cid)))
 
 
-def mention_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """Triples for every mention, numbered per paper in text order."""
-    cls = _n(KGV + "Mention")
-    paper, concept, field, start, end, text, sentence, extractor, score = (
-        _n(KGV + name) for name in ("paper", "concept", "field", "start", "end", "text",
-                                    "sentence", "extractor", "score"))
-    concepts: dict[str, ox.NamedNode] = {}
-    fields: dict[str, ox.Literal] = {}
-    ints: dict[int, ox.Literal] = {}
-    for pid in sorted(kg.mentions_by_paper):
-        p = _n(paper_iri(pid))
-        for n, m in enumerate(kg.mentions_by_paper[pid], start=1):
-            s = _n(mention_iri(pid, n))
-            c = concepts.get(m.concept) or concepts.setdefault(m.concept,
-                                                                _n(concept_iri(m.concept)))
-            f = fields.get(m.field) or fields.setdefault(m.field, _lit(m.field))
-            a = ints.get(m.start) or ints.setdefault(m.start, _int(m.start))
-            b = ints.get(m.end) or ints.setdefault(m.end, _int(m.end))
-            yield ox.Triple(s, _A, cls)
-            yield ox.Triple(s, paper, p)
-            yield ox.Triple(s, concept, c)
-            yield ox.Triple(s, field, f)
-            yield ox.Triple(s, start, a)
-            yield ox.Triple(s, end, b)
-            yield ox.Triple(s, text, _lit(m.text))
-            yield ox.Triple(s, sentence, _lit(m.sentence))
-            yield ox.Triple(s, extractor, _lit(m.extractor))
-            yield ox.Triple(s, score, _double(m.score))
+_MENTION = {name: _n(KGV + name) for name in (
+    "Mention", "paper", "concept", "field", "start", "end", "text", "sentence", "extractor",
+    "score")}
 
 
-def link_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """One ``kgv:ConceptLink`` per paper and concept it mentions (like ``MENTIONS`` in Cypher).
+def mention_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+    """Triples for every mention of the paper ``pid``, numbered in text order."""
+    v = _MENTION
+    cls, paper, concept, field, start, end, text, sentence, extractor, score = (
+        v[name] for name in ("Mention", "paper", "concept", "field", "start", "end", "text",
+                             "sentence", "extractor", "score"))
+    p = _n(paper_iri(pid))
+    for n, m in enumerate(kg.mentions_by_paper.get(pid, ()), start=1):
+        s = _n(mention_iri(pid, n))
+        yield ox.Triple(s, _A, cls)
+        yield ox.Triple(s, paper, p)
+        yield ox.Triple(s, concept, _n(concept_iri(m.concept)))
+        yield ox.Triple(s, field, _lit(m.field))
+        yield ox.Triple(s, start, _int(m.start))
+        yield ox.Triple(s, end, _int(m.end))
+        yield ox.Triple(s, text, _lit(m.text))
+        yield ox.Triple(s, sentence, _lit(m.sentence))
+        yield ox.Triple(s, extractor, _lit(m.extractor))
+        yield ox.Triple(s, score, _double(m.score))
+
+
+def link_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+    """One ``kgv:ConceptLink`` per concept the paper ``pid`` mentions (``MENTIONS`` in Cypher).
 
     Links have their own ``kgv:linkPaper`` / ``kgv:linkConcept`` (not the mentions'
     ``kgv:paper`` / ``kgv:concept``), so a concept's links are read without its mentions.
     ``kgv:firstMention`` is the paper's first mention of the concept in text order
     (the mention numbers of :func:`mention_triples`); ``kgv:evidence`` is its sentence.
     """
-    cls, paper, concept = _n(KGV + "ConceptLink"), _n(KGV + "linkPaper"), _n(KGV + "linkConcept")
-    count, title, first = _n(KGV + "mentionCount"), _n(KGV + "titleMentions"), \
-        _n(KGV + "firstMention")
-    evidence = _n(KGV + "evidence")
-    ints = {n: _int(n) for n in range(8)}
-    for pid in sorted(kg.mentions_by_paper):
-        p = _n(paper_iri(pid))
-        links: dict[str, list] = {}
-        for n, m in enumerate(kg.mentions_by_paper[pid], start=1):
-            link = links.get(m.concept)
-            if link is None:
-                links[m.concept] = [n, m.sentence, 1, int(m.field == "title")]
-            else:
-                link[2] += 1
-                link[3] += m.field == "title"
-        for cid in sorted(links):
-            n, sentence, total, in_title = links[cid]
-            s = _n(link_iri(pid, cid))
-            yield ox.Triple(s, _A, cls)
-            yield ox.Triple(s, paper, p)
-            yield ox.Triple(s, concept, _n(concept_iri(cid)))
-            yield ox.Triple(s, count, ints.get(total) or _int(total))
-            yield ox.Triple(s, title, ints.get(in_title) or _int(in_title))
-            yield ox.Triple(s, first, _n(mention_iri(pid, n)))
-            yield ox.Triple(s, evidence, _lit(sentence))
+    v = _LINK
+    p = _n(paper_iri(pid))
+    links: dict[str, list] = {}
+    for n, m in enumerate(kg.mentions_by_paper.get(pid, ()), start=1):
+        link = links.get(m.concept)
+        if link is None:
+            links[m.concept] = [n, m.sentence, 1, int(m.field == "title")]
+        else:
+            link[2] += 1
+            link[3] += m.field == "title"
+    for cid in sorted(links):
+        n, sentence, total, in_title = links[cid]
+        s = _n(link_iri(pid, cid))
+        yield ox.Triple(s, _A, v["ConceptLink"])
+        yield ox.Triple(s, v["linkPaper"], p)
+        yield ox.Triple(s, v["linkConcept"], _n(concept_iri(cid)))
+        yield ox.Triple(s, v["mentionCount"], _int(total))
+        yield ox.Triple(s, v["titleMentions"], _int(in_title))
+        yield ox.Triple(s, v["firstMention"], _n(mention_iri(pid, n)))
+        yield ox.Triple(s, v["evidence"], _lit(sentence))
+
+
+_LINK = {name: _n(KGV + name) for name in (
+    "ConceptLink", "linkPaper", "linkConcept", "mentionCount", "titleMentions",
+    "firstMention", "evidence")}
 
 
 def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
@@ -194,10 +191,24 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(t, total, _int(by_type[name]))
 
 
-def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """Every triple of the RDF form, in a deterministic order."""
+def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """The triples that depend on the whole corpus: concepts (counts, idf) and totals."""
     yield from concept_triples(kg)
-    yield from paper_triples(kg)
-    yield from mention_triples(kg)
-    yield from link_triples(kg)
     yield from dataset_triples(kg)
+
+
+def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+    """The triples of one paper: the paper, its mentions and its concept links.
+
+    They depend on the paper and its mentions only (see :func:`kg.rdf_file.paper_key`).
+    """
+    yield from paper_triples(kg, pid)
+    yield from mention_triples(kg, pid)
+    yield from link_triples(kg, pid)
+
+
+def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Every triple of the RDF form, in a deterministic order (``graph.ttl``'s order)."""
+    yield from corpus_triples(kg)
+    for pid in sorted(kg.papers):
+        yield from paper_block(kg, pid)

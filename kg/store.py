@@ -5,7 +5,8 @@
 ``model.json``
     the in-memory model, for the Python (networkx) engine and incremental work;
 ``graph.ttl``
-    the RDF graph in Turtle;
+    the RDF graph in Turtle, and ``graph-index.json``, where each paper's block lies
+    in it (:mod:`kg.rdf_file`: the next build reuses unchanged blocks);
 ``store/``
     the same triples in an embedded on-disk Oxigraph store, opened through
     ``oxrdflib`` so rdflib code can query it;
@@ -18,6 +19,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -28,7 +30,7 @@ import pyoxigraph as ox
 
 from kg.errors import Messages, StoreError
 from kg.model import KnowledgeGraph
-from kg.rdf import triples
+from kg.rdf_file import Written, parse_block, write_turtle
 from kg.vocab import PREFIXES
 
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_graph needs it
@@ -45,25 +47,26 @@ _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store 
 
 
 def write_rdf(kg: KnowledgeGraph, out: Path, *,
-              during: Callable[[], object] | None = None) -> int:
+              during: Callable[[], object] | None = None, previous: Path | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
     The store is bulk-loaded from ``graph.ttl`` in a second thread (Oxigraph parses and
     loads without holding the GIL), while ``during`` (for instance writing the page)
     runs in this one; both are done when this returns, and an error in either is raised.
+    ``previous`` (an earlier ``OUT``) lends its unchanged paper blocks
+    (:mod:`kg.rdf_file`) and a copy of its store, changed by the difference only.
     """
-    ts = list(triples(kg))
-    ox.serialize(ts, str(out / TURTLE), ox.RdfFormat.TURTLE, prefixes=PREFIXES)
-    n = len(ts)
-    del ts
+    written = write_turtle(kg, out / TURTLE, previous=previous)
     errors: list[BaseException] = []
 
     def load() -> None:
         try:
-            store = ox.Store(str(out / STORE))
-            store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
-            store.flush()
-            del store  # releases the RocksDB lock before the folder is moved
+            if previous is None or written.previous is None \
+                    or not _update_copy(previous, out, written):
+                store = ox.Store(str(out / STORE))
+                store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
+                store.flush()
+                del store  # releases the RocksDB lock before the folder is moved
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             errors.append(e)
 
@@ -78,7 +81,39 @@ def write_rdf(kg: KnowledgeGraph, out: Path, *,
             loader.join()
     if errors:
         raise errors[0]
-    return n
+    return written.triples
+
+
+def _update_copy(previous: Path, out: Path, written: Written) -> bool:
+    """``out/store`` as a copy of ``previous/store`` with the changed blocks swapped.
+
+    The copy is a RocksDB checkpoint (hard links, no bytes copied). ``False`` (and no
+    store left behind) when the previous store cannot be read or the result does not
+    add up to the triples of ``graph.ttl``; the caller then loads from scratch.
+    """
+    target = out / STORE
+    try:
+        src = ox.Store.read_only(str(previous / STORE))
+        src.backup(str(target))
+        del src
+        store = ox.Store(str(target))
+        old = written.previous
+        with open(previous / TURTLE, "rb") as f:
+            stale = [(old.corpus.start, old.corpus.length)] + \
+                [(old.papers[p].start, old.papers[p].length) for p in written.dropped]
+            for start, length in stale:
+                f.seek(start)
+                for t in parse_block(f.read(length)):
+                    store.remove(ox.Quad(t.subject, t.predicate, t.object))
+        store.extend(ox.Quad(t.subject, t.predicate, t.object) for t in written.added)
+        ok = len(store) == written.triples
+        store.flush()
+        del store
+    except (OSError, SyntaxError, ValueError):
+        ok = False
+    if not ok:
+        shutil.rmtree(target, ignore_errors=True)
+    return ok
 
 
 def require_built(out: Path, *parts: str) -> None:

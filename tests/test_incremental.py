@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 
 from extractors import pipeline
+from kg import rdf_file
 from kg.build import CACHE, build
+from kg.rdf_file import INDEX
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "neurips2026-abstracts.txt"
 
@@ -48,14 +51,53 @@ def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, pa
     changed = [head, *paragraphs[1:], paragraphs[3].replace("We ", "Here we ", 1)]
     changed[2] = changed[2] + " We also study calibration of Time Series Foundation Models."
     runs = _model_runs(monkeypatch)
+    blocks = _blocks_made(monkeypatch)
     build([_corpus(corpus, changed)], tmp_path / "out", page=False)
     new_papers = len(changed) - 1 - len(first) + 1  # the added ones and the changed one
     assert 0 < runs[0] <= 2 * new_papers  # a title and an abstract per new paper at most
+    # RDF of unchanged papers is copied from the previous graph.ttl, not made again
+    assert new_papers <= blocks[0] < len(changed) - 1
 
     build([corpus], tmp_path / "scratch", page=False, incremental=False)
-    for name in ("model.json", "graph.ttl"):
+    for name in ("model.json", "graph.ttl", INDEX):
         assert (tmp_path / "out" / name).read_bytes() == \
             (tmp_path / "scratch" / name).read_bytes(), name
+    assert _quads(tmp_path / "out") == _quads(tmp_path / "scratch")
+
+
+def _blocks_made(monkeypatch) -> list[int]:
+    """Count the paper blocks of graph.ttl that are generated (not copied)."""
+    calls = [0]
+    real = rdf_file.paper_block
+
+    def counting(kg, pid):
+        calls[0] += 1
+        return real(kg, pid)
+
+    monkeypatch.setattr(rdf_file, "paper_block", counting)
+    return calls
+
+
+def _quads(out: Path) -> set:
+    store = ox.Store.read_only(str(out / "store"))
+    try:
+        return set(store)
+    finally:
+        del store
+
+
+def test_a_previous_store_that_does_not_match_its_graph_is_not_reused(tmp_path, paragraphs):
+    corpus = _corpus(tmp_path / "c.txt", paragraphs[:5])
+    out = tmp_path / "out"
+    build([corpus], out, page=False)
+    store = ox.Store(str(out / "store"))  # someone changed the store behind our back
+    store.add(ox.Quad(ox.NamedNode("urn:stray"), ox.NamedNode("urn:p"), ox.Literal("x")))
+    store.flush()
+    del store
+    _corpus(corpus, paragraphs[:7])
+    build([corpus], out, page=False)
+    build([corpus], tmp_path / "scratch", page=False, incremental=False)
+    assert _quads(out) == _quads(tmp_path / "scratch")
 
 
 def test_a_rebuild_of_the_same_corpus_runs_no_model(tmp_path, paragraphs, monkeypatch):

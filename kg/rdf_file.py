@@ -1,0 +1,161 @@
+"""``graph.ttl`` written block by block, so that the next build can reuse unchanged blocks.
+
+The file is the prefix header, the corpus block (concepts and totals: they change
+whenever any paper does) and one block per paper (the paper, its mentions and its
+concept links: they change only with the paper and its mentions). ``graph-index.json``
+records where each block lies and a key of what it was made from
+(:func:`paper_key`). A build into an existing ``OUT`` copies the bytes of every paper
+block whose key is unchanged instead of generating them again, and
+:func:`kg.store.write_rdf` updates a copy of the previous store by the difference
+instead of loading every triple. The bytes are the same as a build from scratch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from kg.model import KnowledgeGraph
+from kg.rdf import corpus_triples, paper_block
+from kg.vocab import PREFIXES
+
+INDEX = "graph-index.json"
+#: Bump when the RDF form of a paper block changes: older indexes are then ignored.
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Block:
+    """Where a block lies in ``graph.ttl``, what it was made from, how many triples it has."""
+
+    start: int
+    length: int
+    key: str
+    triples: int
+
+
+@dataclass
+class TurtleIndex:
+    """The blocks of one ``graph.ttl``."""
+
+    corpus: Block
+    papers: dict[str, Block] = field(default_factory=dict)
+
+    def size(self) -> int:
+        """The file size these blocks add up to."""
+        return len(header()) + self.corpus.length + sum(b.length for b in self.papers.values())
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "corpus": list(vars(self.corpus).values()),
+                "papers": {p: list(vars(b).values()) for p, b in self.papers.items()}}
+
+    @classmethod
+    def read(cls, out: Path) -> TurtleIndex | None:
+        """The index of ``out/graph.ttl``, or ``None`` if it is missing, stale or unreadable."""
+        from kg.store import TURTLE
+
+        try:
+            data = json.loads((out / INDEX).read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT:
+                return None
+            index = cls(Block(*data["corpus"]),
+                        {p: Block(*b) for p, b in data["papers"].items()})
+            if (out / TURTLE).stat().st_size != index.size():
+                return None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return None
+        return index
+
+
+def paper_key(kg: KnowledgeGraph, pid: str) -> str:
+    """A hash of everything the paper's block is made from: the paper and its mentions."""
+    p = kg.papers[pid]
+    mentions = [(m.concept, m.field, m.start, m.end, m.text, m.sentence, m.extractor, m.score)
+                for m in kg.mentions_by_paper.get(pid, ())]
+    made_of = repr((FORMAT, pid, p.title, p.abstract, sorted(set(p.keywords)), p.year, p.venue,
+                    p.url, mentions))
+    return hashlib.sha1(made_of.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_HEADER: bytes | None = None
+
+
+def header() -> bytes:
+    """The ``@prefix`` lines that start ``graph.ttl`` (what Oxigraph writes for PREFIXES)."""
+    global _HEADER
+    if _HEADER is None:
+        probe = ox.Triple(ox.NamedNode("urn:x"), ox.NamedNode("urn:y"), ox.NamedNode("urn:z"))
+        text = ox.serialize([probe], None, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+        _HEADER = text[:text.rindex(b"<urn:x>")]
+    return _HEADER
+
+
+def turtle(triples: Iterable[ox.Triple]) -> bytes:
+    """``triples`` in Turtle without the header (so blocks can be concatenated)."""
+    text = ox.serialize(triples, None, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    head = header()
+    if not text:
+        return b""
+    if not text.startswith(head):  # Oxigraph changed how it writes prefixes
+        raise RuntimeError("unexpected Turtle header from pyoxigraph")
+    return text[len(head):]
+
+
+def parse_block(block: bytes) -> list[ox.Triple]:
+    """The triples of a block read back (with the header it needs)."""
+    return list(ox.parse(header() + block, format=ox.RdfFormat.TURTLE))
+
+
+@dataclass
+class Written:
+    """What :func:`write_turtle` wrote."""
+
+    index: TurtleIndex
+    triples: int
+    #: The triples generated for the corpus block and the new or changed papers.
+    added: list[ox.Triple]
+    #: Papers of the previous build whose block was not kept (changed or gone).
+    dropped: list[str]
+    previous: TurtleIndex | None
+
+
+def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None) -> Written:
+    """Write ``path`` (``graph.ttl``) and its index beside it; reuse ``previous``'s blocks.
+
+    ``previous`` is an earlier ``OUT``; blocks of papers whose :func:`paper_key` is
+    unchanged are copied from its ``graph.ttl``.
+    """
+    from kg.store import TURTLE
+
+    old = TurtleIndex.read(previous) if previous is not None else None
+    added: list[ox.Triple] = list(corpus_triples(kg))
+    corpus = turtle(added)
+    with open(path, "wb") as f, \
+            open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
+        f.write(header())
+        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(added)))
+        f.write(corpus)
+        for pid in sorted(kg.papers):
+            key = paper_key(kg, pid)
+            was = old.papers.get(pid) if old else None
+            if was is not None and was.key == key:
+                src.seek(was.start)
+                data, n = src.read(was.length), was.triples
+            else:
+                block = list(paper_block(kg, pid))
+                added += block
+                data, n = turtle(block), len(block)
+            index.papers[pid] = Block(f.tell(), len(data), key, n)
+            f.write(data)
+    (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
+                                     encoding="utf-8")
+    dropped = sorted(p for p, b in old.papers.items()
+                     if p not in index.papers or index.papers[p].key != b.key) if old else []
+    total = index.corpus.triples + sum(b.triples for b in index.papers.values())
+    return Written(index, total, added, dropped, old)
