@@ -3,7 +3,9 @@
 Only what the answer needs is fetched: the paper links (``kgv:ConceptLink``:
 mention and title counts, first evidence) of the two topics' concepts, the
 concepts of the papers on each side (when connectors are looked for), idf
-values, titles and evidence sentences of the rows shown.
+values, titles and evidence sentences of the rows shown. The concepts come
+from the engine's cached table (read once per read-only store,
+:mod:`queries.sparql_cache`).
 Ids travel as IRIs written by :mod:`queries.sparql_terms`; user text is
 resolved in Python over the store's concepts and never reaches a query.
 """
@@ -17,11 +19,15 @@ from queries.sparql import (
     Source,
     _cid,
     _concept_iris,
+    _link_count,
     _links,
+    _lookup,
+    _numbered,
     _paper_iris,
     _pid,
+    _table,
+    _tuples,
     connect,
-    load_concepts,
     select,
 )
 from queries.sparql_terms import values
@@ -31,19 +37,24 @@ __all__ = ["bridges", "fetcher"]
 
 def fetcher(src: Source) -> Fetcher:
     """The :class:`~queries.bridges.Fetcher` of a store (or an ``OUT`` folder)."""
-    from kg.model import KnowledgeGraph
-
     store = connect(src)
 
     def profile(members: Collection[str]) -> Profile:
         if not members:
             return {}
+        ids = sorted(set(members))
+        n_links, n_papers = _link_count(store, ids)
+        scan = n_links * 10 > n_papers  # a large share of the links: scan and hash-join
         out: Profile = {}
-        for r in select(store, f"""
-            SELECT ?p ?c ?n ?t WHERE {{ {values("c", _concept_iris(members))}
-              ?l kgv:linkConcept ?c ; kgv:linkPaper ?p ; kgv:mentionCount ?n ;
-                 kgv:titleMentions ?t . }}"""):
-            out.setdefault(_pid(r["p"]), {})[_cid(r["c"])] = (int(r["n"]), int(r["t"]) > 0)
+        # a link's IRI is its paper's + "/concept/…" (docs/rdf-model.md): no kgv:linkPaper;
+        # its concept comes back as a number
+        for link, i, n, t in _tuples(store, f"""
+            SELECT ?l ?i ?n ?t WHERE {{
+              {{ {_numbered("c", "i", _concept_iris(ids))} ?l kgv:linkConcept ?c }}
+              {_lookup("l", "kgv:mentionCount", "n", scan)}
+              {_lookup("l", "kgv:titleMentions", "t", scan)} }}"""):
+            out.setdefault(_pid(link.rpartition("/concept/")[0]), {})[ids[i]] = \
+                (int(n), int(t) > 0)
         return out
 
     def idf(ids: Collection[str]) -> dict[str, float]:
@@ -54,7 +65,7 @@ def fetcher(src: Source) -> Fetcher:
               ?c kgv:idf ?idf ; kgv:paperCount ?n . FILTER(?n > 0) }}""")}
 
     def links(ids: Collection[str], *, from_concepts: bool) -> dict[str, set[str]]:
-        return dict(_links(store, sorted(ids), from_concepts=from_concepts)) if ids else {}
+        return dict(_links(store, ids, from_concepts=from_concepts))
 
     def titles(ids: Collection[str]) -> dict[str, str]:
         return {_pid(r["p"]): r["title"] for r in select(store, f"""
@@ -69,7 +80,7 @@ def fetcher(src: Source) -> Fetcher:
               ?l kgv:linkPaper ?p ; kgv:linkConcept ?c ; kgv:evidence ?evidence . }}""")}
 
     return Fetcher(
-        concepts=KnowledgeGraph(concepts=load_concepts(store)), profile=profile, idf=idf,
+        concepts=_table(store).kg, profile=profile, idf=idf,
         paper_concepts=lambda ids: links(ids, from_concepts=False),
         papers_of=lambda ids: links(ids, from_concepts=True), titles=titles,
         evidence=evidence)
