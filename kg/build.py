@@ -17,8 +17,9 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from kg import __version__
@@ -169,36 +170,42 @@ def _write_cache(out: Path, cache: dict[str, list]) -> None:
     (out / CACHE).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
 
 
-def _write_page(graph: KnowledgeGraph, path: Path) -> None:
-    from visualizations.views import default_page
+def _write_files(graph: KnowledgeGraph, out: Path, *, cache: dict[str, list] | None,
+                 page: bool) -> None:
+    """``model.json``, the extraction cache (if any) and the page (if ``page``)."""
+    graph.save(out / MODEL)
+    if cache is not None:
+        _write_cache(out, cache)
+    if page:
+        from visualizations.views import default_page
 
-    default_page(graph, path)
+        default_page(graph, out / PAGE)
 
 
-def _fork_page(graph: KnowledgeGraph, path: Path) -> int | None:
-    """Write the default page in a forked child; its pid, or ``None`` once written here.
+def _fork(work: Callable[[], object]) -> int | None:
+    """Run ``work`` in a forked child; its pid, or ``None`` once it has run here.
 
-    Both the page (layout, HTML) and the RDF are Python-bound, so a thread would not
-    overlap them; a child process does, and it shares the model copy-on-write.
+    The files and the RDF are both Python-bound, so a thread would not overlap them;
+    a child process does, and it shares the model copy-on-write.
     """
     if not hasattr(os, "fork") or threading.active_count() > 1:
-        _write_page(graph, path)
+        work()
         return None
     pid = os.fork()
-    if pid == 0:  # the child: write, then leave without running the parent's cleanup
+    if pid == 0:  # the child: work, then leave without running the parent's cleanup
         status = 1
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            _write_page(graph, path)
+            work()
             status = 0
         finally:
             os._exit(status)
     return pid
 
 
-def _wait_page(pid: int | None) -> bool:
-    """Wait for the page child; kill it if we are unwinding. ``True`` when it succeeded."""
+def _wait(pid: int | None) -> bool:
+    """Wait for the child; kill it if we are unwinding. ``True`` when it succeeded."""
     if pid is None:
         return True
     try:
@@ -268,18 +275,17 @@ def build(
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
-        graph.save(tmp / MODEL)
-        if cache is not None:
-            _write_cache(tmp, cache)
-        # the page is written by a forked child on the other core while RDF is written
-        page_pid = _fork_page(graph, tmp / PAGE) if page else None
+        # model.json, the cache and the page are written by a forked child on the other
+        # core while RDF is written
+        files = partial(_write_files, graph, tmp, cache=cache, page=page)
+        child = _fork(files)
         try:
             previous = out if cache is not None and out.is_dir() else None
             n_triples = write_rdf(graph, tmp, previous=previous)
         finally:
-            page_ok = _wait_page(page_pid)
-        if page and not page_ok:
-            _write_page(graph, tmp / PAGE)  # again here, to raise its error in this process
+            child_ok = _wait(child)
+        if not child_ok:
+            files()  # again here, to raise its error in this process
         links = paper_link_count(graph)
         result = BuildResult(out, graph, report, n_triples, links)
         write_manifest(tmp, {"kg_version": __version__, "counts": result.summary()})
