@@ -219,12 +219,13 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
     labels = [table.concepts[c].label for c in ids]
     anchor = values("c", _concept_iris(ids))
     n_links, n_papers = _link_count(store, ids)
-    # one row per paper-concept link (kgv:ConceptLink), not one per mention; a link's IRI
-    # is its paper's IRI + "/concept/…" (docs/rdf-model.md), which saves reading kgv:linkPaper;
-    # its concept comes back as a number (labels are in the cached table)
+    # one row per paper-concept link (kgv:ConceptLink), not one per mention; the IRI of its
+    # first mention is its paper's IRI + "/mention/N" (docs/rdf-model.md), which saves reading
+    # kgv:linkPaper or the link's own IRI; its concept comes back as a number (labels are in
+    # the cached table)
     scan = n_links * 10 > n_papers  # a large share of the graph: scan and hash-join
     links = _tuples(store, f"""
-        SELECT ?l ?i ?n ?first ?evidence WHERE {{
+        SELECT ?first ?i ?n ?evidence WHERE {{
           {{ {_numbered("c", "i", _concept_iris(ids))} ?l kgv:linkConcept ?c }}
           {_lookup("l", "kgv:mentionCount", "n", scan)}
           {_lookup("l", "kgv:firstMention", "first", scan)}
@@ -238,12 +239,11 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
           OPTIONAL {{ {_lookup("p", "dcterms:date", "year", scan)} }}
           OPTIONAL {{ {_lookup("p", "kgv:venue", "venue", scan)} }} }}""")}
     out: dict[str, dict] = {}
-    for link, i, n, first_iri, evidence in links:
-        p = link.rpartition("/concept/")[0]
+    for first_iri, i, n, evidence in links:
+        p, first = _mention_parts(first_iri)
         m = meta.get(p)
         if m is None:  # a link without its paper's title: not a paper row (as before)
             continue
-        first = _mention_number(first_iri)
         row = out.get(p)
         if row is None:
             out[p] = {"id": _pid(p), "title": m[1], "year": m[2], "venue": m[3],
@@ -290,9 +290,10 @@ def _lookup(var: str, prop: str, out: str, scan: bool) -> str:
     return f"?{var} {prop} ?{out} ."
 
 
-def _mention_number(mention_iri: str) -> int:
-    """``N`` of a mention IRI ``…/mention/N`` (mentions are numbered in text order)."""
-    return int(mention_iri.rsplit("/", 1)[1])
+def _mention_parts(mention_iri: str) -> tuple[str, int]:
+    """The paper IRI and ``N`` of a mention IRI ``…/mention/N`` (numbered in text order)."""
+    paper_iri, _, n = mention_iri.rpartition("/mention/")
+    return paper_iri, int(n)
 
 
 def paper(src: Source, paper_id: str) -> dict:
