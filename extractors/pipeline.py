@@ -36,7 +36,8 @@ from extractors.concepts import ConceptTable
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
-from extractors.resolve import DocSpans, resolve_corpus
+from extractors.resolve import DocSpans, resolve_corpus, token_doc
+from extractors.text_cache import TextRecord, pipeline_fingerprint
 from kg.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
@@ -153,33 +154,41 @@ def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
     return ents
 
 
-def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0,
-              model: list[tuple[int, int, str]] | None = None) -> DocSpans:
-    """Everything the pipeline found in one text, as character offsets into the field.
+def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0) -> DocSpans:
+    """Everything the pipeline found in one text, as character offsets into the field."""
+    return record_spans(text_record(doc), doc, paper_id, field, offset)
 
-    ``model`` gives the span model's terms (from :func:`model_spans`, e.g. cached) instead
-    of reading them from ``doc``.
-    """
-    ents = [(a + offset, b + offset, t) for a, b, t in (model_spans(doc) if model is None
-                                                        else model)]
-    return DocSpans(
-        paper=paper_id,
-        field=field,
-        sents=[(s.start_char + offset, s.end_char + offset) for s in doc.sents],
-        lexicon=[(s.start_char + offset, s.end_char + offset, s.label_, s.kb_id_)
-                 for s in doc.spans[SPANS_KEY]],
-        model=ents,
-        coined=[(s.start_char + offset, s.end_char + offset, s.label_)
-                for s in doc.spans[COINED_KEY]],
-        tokens=token_bounds(doc, offset),
+
+def text_record(doc: Doc) -> TextRecord:
+    """What the pipeline found in ``doc`` that does not depend on the concept table."""
+    return TextRecord(
+        model=model_spans(doc),
+        sents=[(s.start_char, s.end_char) for s in doc.sents],
+        coined=[(s.start_char, s.end_char, s.label_) for s in doc.spans[COINED_KEY]],
+        tokens=token_bounds(doc),
     )
 
 
-def token_bounds(doc: Doc, offset: int = 0) -> np.ndarray:
-    """Each token's (start, end) character offsets (plus ``offset``), one row per token."""
+def record_spans(record: TextRecord, doc: Doc, paper_id: str, field: str,
+                 offset: int = 0) -> DocSpans:
+    """``record`` and the concept matcher's spans in ``doc``, moved by ``offset`` into the field."""
+    return DocSpans(
+        paper=paper_id,
+        field=field,
+        sents=[(a + offset, b + offset) for a, b in record.sents],
+        lexicon=[(s.start_char + offset, s.end_char + offset, s.label_, s.kb_id_)
+                 for s in doc.spans[SPANS_KEY]],
+        model=[(a + offset, b + offset, t) for a, b, t in record.model],
+        coined=[(a + offset, b + offset, t) for a, b, t in record.coined],
+        tokens=record.tokens + offset if offset else record.tokens,
+    )
+
+
+def token_bounds(doc: Doc) -> np.ndarray:
+    """Each token's (start, end) character offsets, one row per token."""
     cut = doc.to_array([IDX, LENGTH]).astype(np.int32)
     cut[:, 1] += cut[:, 0]
-    return cut + offset
+    return cut
 
 
 def _trim(doc: Doc, start: int, end: int) -> tuple[int, int]:
@@ -227,39 +236,40 @@ def _ignore_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run(nlp: Language, texts: list, indices: list[int], models: dict[int, list],
-         batch_size: int = BATCH_SIZE) -> Iterator[tuple[int, DocSpans, list]]:
-    """``(index, DocSpans, span-model output)`` for ``texts[indices]``.
+def _run(nlp: Language, texts: list, indices: list[int], records: dict[int, TextRecord],
+         batch_size: int = BATCH_SIZE) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
+    """``(index, DocSpans, TextRecord)`` for ``texts[indices]``.
 
-    Texts in ``models`` (the span model's cached output) skip ``tok2vec`` and ``ner``.
+    Texts in ``records`` (kept by an earlier build) only go through the concept matcher,
+    on a ``Doc`` rebuilt from their tokens; their record is not sent back (``None``).
     """
-    model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
-    fresh = [i for i in indices if i not in models]
-    cached = [i for i in indices if i in models]
-    for group, is_cached in ((fresh, False), (cached, True)):
-        if not group:
-            continue
-        with nlp.select_pipes(disable=model_names if is_cached else []):
-            for doc, i in nlp.pipe(((texts[i][0], i) for i in group), as_tuples=True,
-                                   batch_size=batch_size):
-                pid, field, offset = texts[i][1]
-                model = models[i] if is_cached else model_spans(doc)
-                yield i, doc_spans(doc, pid, field, offset, model=model), model
+    fresh = [i for i in indices if i not in records]
+    for doc, i in nlp.pipe(((texts[i][0], i) for i in fresh), as_tuples=True,
+                           batch_size=batch_size):
+        pid, field, offset = texts[i][1]
+        record = text_record(doc)
+        yield i, record_spans(record, doc, pid, field, offset), record
+    matcher = nlp.get_pipe("kg_concept_matcher")
+    for i in indices:
+        if i in records:
+            text, (pid, field, offset) = texts[i]
+            doc = matcher(token_doc(nlp.vocab, text, records[i].tokens))
+            yield i, record_spans(records[i], doc, pid, field, offset), None
 
 
-def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, list]]:
-    """:func:`_run` with the pipeline, texts and cached spans inherited by a forked worker."""
-    nlp, texts, models, batch_size = _FORK_STATE
-    return list(_run(nlp, texts, indices, models, batch_size))
+def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, TextRecord | None]]:
+    """:func:`_run` with the pipeline, texts and kept records inherited by a forked worker."""
+    nlp, texts, records, batch_size = _FORK_STATE
+    return list(_run(nlp, texts, indices, records, batch_size))
 
 
-def _pipe_forked(nlp: Language, texts: list, models: dict[int, list], n_process: int,
-                 batch_size: int) -> Iterator[tuple[int, DocSpans, list]]:
-    """:func:`_run` over every text in ``n_process`` forked workers, in order."""
+def _pipe_forked(nlp: Language, texts: list, records: dict[int, TextRecord], n_process: int,
+                 batch_size: int) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
+    """:func:`_run` over every text in ``n_process`` forked workers (any order)."""
     global _FORK_STATE
-    _FORK_STATE = (nlp, texts, models, batch_size)
-    # fresh and cached texts in separate chunks: each chunk is then one nlp.pipe pass
-    order = [i for i in range(len(texts)) if i not in models] + sorted(models)
+    _FORK_STATE = (nlp, texts, records, batch_size)
+    # fresh and kept texts in separate chunks: each fresh chunk is then one nlp.pipe pass
+    order = [i for i in range(len(texts)) if i not in records] + sorted(records)
     chunks = [order[k:k + WORKER_CHUNK] for k in range(0, len(order), WORKER_CHUNK)]
     try:
         ctx = multiprocessing.get_context("fork")
@@ -302,11 +312,12 @@ def extract_corpus(
     n_process : int, optional
         Worker processes; by default 2 for corpora large enough to pay for them.
     cache : dict, optional
-        The span model's terms per text (:func:`cache_key` → :func:`model_spans`), read
-        and updated in place (texts no longer in the corpus are dropped): texts found in
-        it skip ``tok2vec`` and ``ner`` (incremental builds). Everything corpus-level
-        (acronyms, concept table, matching, resolution, propagation) is redone, so the
-        result equals an extraction without a cache.
+        What each text yielded besides concept matches (:func:`cache_key` →
+        :class:`~extractors.text_cache.TextRecord`), read and updated in place (texts no
+        longer in the corpus are dropped): texts found in it skip the tokenizer, the span
+        model, the sentencizer and the patterns (incremental builds). Everything
+        corpus-level (acronyms, concept table, matching, resolution, propagation) is
+        redone, so the result equals an extraction without a cache.
     nested : {"modifier", "all", "none"}
         Lexicon terms inside a longer model term: keep those that are not its head
         ("deep RL" in "deep RL agents"), all, or none (SciERC never nests terms).
@@ -330,15 +341,15 @@ def extract_corpus(
     table = build_table(papers, lexicons)
     nlp = make_pipeline(table, span_model=span_model)
     texts = list(_texts(papers))
-    # the span model's output depends on the text alone: cached texts skip tok2vec + ner
+    # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
-    known: set[int] = set()
+    records: dict[int, TextRecord] = {}
     keys: list[str] = []
     if cache is not None and model_names:
         fingerprint = model_fingerprint(span_model_dir() if span_model is True else span_model)
+        fingerprint += pipeline_fingerprint()
         keys = [cache_key(text, fingerprint) for text, _ in texts]
-        known = {i for i, k in enumerate(keys) if k in cache}
-    models = {i: cache[keys[i]] for i in known}
+        records = {i: cache[k] for i, k in enumerate(keys) if k in cache}
     if n_process is None:
         n_process = 2 if len(texts) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
             else 1
@@ -351,12 +362,12 @@ def extract_corpus(
     # forking a process that runs other threads can deadlock them: then stay in one process
     if (n_process > 1 and "fork" in multiprocessing.get_all_start_methods()
             and threading.active_count() == 1):
-        results = _pipe_forked(nlp, texts, models, n_process, batch_size)
+        results = _pipe_forked(nlp, texts, records, n_process, batch_size)
     else:
-        results = _run(nlp, texts, list(range(len(texts))), models, batch_size)
-    for i, ds, model in results:
-        if cache is not None and model_names and i not in known:
-            cache[keys[i]] = model
+        results = _run(nlp, texts, list(range(len(texts))), records, batch_size)
+    for i, ds, record in results:
+        if keys and record is not None:
+            cache[keys[i]] = record
         spans[i] = ds
         if bar is not None:
             bar.update()

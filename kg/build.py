@@ -10,7 +10,6 @@ power loss) are cleaned up by the next build into the same ``OUT``.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
@@ -22,15 +21,15 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from extractors import text_cache
 from kg import __version__
 from kg.errors import Messages, OutputError
 from kg.model import KnowledgeGraph
 from kg.readers import ReadReport, read_corpus
 from kg.store import MANIFEST, MODEL, PAGE, write_manifest, write_rdf
 
-#: The span model's output per text, kept in ``OUT`` for incremental builds.
-CACHE = "extract-cache.json"
-CACHE_VERSION = 1
+#: What extraction found per text, kept in ``OUT`` for incremental builds.
+CACHE = text_cache.CACHE
 
 
 @dataclass
@@ -154,28 +153,9 @@ def _swap_in(tmp: Path, out: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def _read_cache(out: Path) -> dict[str, list]:
-    """The span-model cache of an earlier build into ``out`` (empty if none or unreadable)."""
-    try:
-        data = json.loads((out / CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
-        return {}
-    return {k: [tuple(s) for s in v] for k, v in data.get("texts", {}).items()}
-
-
-def _write_cache(out: Path, cache: dict[str, list]) -> None:
-    data = {"version": CACHE_VERSION, "texts": {k: cache[k] for k in sorted(cache)}}
-    (out / CACHE).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-
-
-def _write_files(graph: KnowledgeGraph, out: Path, *, cache: dict[str, list] | None,
-                 page: bool) -> None:
-    """``model.json``, the extraction cache (if any) and the page (if ``page``)."""
+def _write_files(graph: KnowledgeGraph, out: Path, *, page: bool) -> None:
+    """``model.json`` and the page (if ``page``)."""
     graph.save(out / MODEL)
-    if cache is not None:
-        _write_cache(out, cache)
     if page:
         from visualizations.views import default_page
 
@@ -245,10 +225,11 @@ def build(
     page : bool
         Also write ``graph.html``.
     incremental : bool
-        Reuse the span model's output for texts an earlier build into ``out`` already
-        extracted (``out/extract-cache.json``, keyed by a hash of the text and the model);
-        only new or changed texts go through the model. The result is the same as a
-        build from scratch: everything corpus-level is redone.
+        Reuse what an earlier build into ``out`` kept: each text's tokens, sentences,
+        coined names and span-model terms (:mod:`extractors.text_cache`), so only new or
+        changed texts go through the model, and the RDF blocks of unchanged papers with
+        a copy of the store (:mod:`kg.rdf_file`). The result is byte-identical to a build
+        from scratch: everything corpus-level is redone.
 
     Examples
     --------
@@ -263,7 +244,7 @@ def build(
     from extractors.pipeline import extract_corpus  # spaCy import is slow; only when building
     from kg.graph import paper_link_count
 
-    cache = _read_cache(out) if incremental else None
+    cache = text_cache.read(out) if incremental else None
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -275,13 +256,15 @@ def build(
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
-        # model.json, the cache and the page are written by a forked child on the other
-        # core while RDF is written
-        files = partial(_write_files, graph, tmp, cache=cache, page=page)
+        # model.json and the page are written by a forked child on the other core while
+        # RDF is written
+        files = partial(_write_files, graph, tmp, page=page)
         child = _fork(files)
         try:
             previous = out if cache is not None and out.is_dir() else None
             n_triples = write_rdf(graph, tmp, previous=previous)
+            if cache is not None:
+                text_cache.write(tmp, cache)
         finally:
             child_ok = _wait(child)
         if not child_ok:

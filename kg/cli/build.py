@@ -36,8 +36,8 @@ def _report_skipped(report) -> None:
 @on_error_option
 @click.option("--no-page", is_flag=True, help="Skip writing graph.html.")
 @click.option("--incremental/--no-incremental", default=True, show_default=True,
-              help="Reuse the span model's output for texts an earlier build into OUT "
-                   "extracted (same result, less time).")
+              help="Reuse what an earlier build into OUT kept for unchanged texts and "
+                   "papers (same result, less time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary.")
 def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_error: str,
           no_page: bool, incremental: bool, quiet: bool) -> None:

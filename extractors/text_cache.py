@@ -1,0 +1,76 @@
+"""What extraction keeps per text between builds into one ``OUT`` (incremental builds).
+
+Everything the pipeline finds in a text that does not depend on the concept table:
+its tokens, sentences, coined names and the span model's terms. A text found here
+(:func:`~extractors.pipeline.cache_key`: a hash of the text, the span model's weights
+and :func:`pipeline_fingerprint`) skips the tokenizer, the span model, the
+sentencizer and the patterns; only the concept matcher (which depends on the
+corpus's acronyms) runs again, on a ``Doc`` rebuilt from the kept tokens.
+
+On disk: ``extract-cache.json`` (spans per text key) and ``extract-tokens.npy``
+(every text's token bounds, one array, read without pickle).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+CACHE = "extract-cache.json"
+TOKENS = "extract-tokens.npy"
+#: Bump when what is kept per text changes: older caches are then ignored.
+VERSION = 2
+
+
+class TextRecord(NamedTuple):
+    """The table-independent findings in one text (offsets into that text)."""
+
+    model: list[tuple[int, int, str]]
+    sents: list[tuple[int, int]]
+    coined: list[tuple[int, int, str]]
+    tokens: np.ndarray  # (n, 2) int32: each token's start and end
+
+
+def pipeline_fingerprint() -> str:
+    """A hash of what the kept findings depend on besides the text and the model weights."""
+    import spacy
+
+    from extractors import patterns
+
+    made_of = repr((VERSION, spacy.__version__, patterns._patterns(), patterns._NAMEY))
+    return hashlib.sha1(made_of.encode()).hexdigest()
+
+
+def read(out: Path) -> dict[str, TextRecord]:
+    """The records an earlier build kept in ``out`` (empty if none, stale or unreadable)."""
+    try:
+        data = json.loads((out / CACHE).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            return {}
+        tokens = np.load(out / TOKENS, allow_pickle=False)
+        records = {}
+        for key, (model, sents, coined, start, stop) in data["texts"].items():
+            records[key] = TextRecord([tuple(m) for m in model], [tuple(s) for s in sents],
+                                      [tuple(c) for c in coined], tokens[start:stop])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+    return records
+
+
+def write(out: Path, records: dict[str, TextRecord]) -> None:
+    """Keep ``records`` in ``out`` (sorted by key, so the files are deterministic)."""
+    texts, arrays, start = {}, [], 0
+    for key in sorted(records):
+        r = records[key]
+        texts[key] = [r.model, r.sents, r.coined, start, start + len(r.tokens)]
+        arrays.append(r.tokens)
+        start += len(r.tokens)
+    tokens = np.concatenate(arrays).astype(np.int32) if arrays else np.zeros((0, 2), np.int32)
+    with open(out / TOKENS, "wb") as f:
+        np.save(f, tokens, allow_pickle=False)
+    (out / CACHE).write_text(json.dumps({"version": VERSION, "texts": texts},
+                                        separators=(",", ":")), encoding="utf-8")
