@@ -118,7 +118,8 @@ class Written:
 
     index: TurtleIndex
     triples: int
-    #: The triples generated for the corpus block and the new or changed papers.
+    #: With a previous build: the triples generated for the corpus block and the new or
+    #: changed papers (empty otherwise).
     added: list[ox.Triple]
     #: Papers of the previous build whose block was not kept (changed or gone).
     dropped: list[str]
@@ -134,12 +135,14 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
     from kg.store import TURTLE
 
     old = TurtleIndex.read(previous) if previous is not None else None
-    added: list[ox.Triple] = list(corpus_triples(kg))
-    corpus = turtle(added)
+    made = list(corpus_triples(kg))
+    corpus = turtle(made)
+    # kept only to update a copy of the previous store: 6 M triples at 20,000 papers
+    added: list[ox.Triple] = made if old else []
     with open(path, "wb") as f, \
             open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
         f.write(header())
-        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(added)))
+        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(made)))
         f.write(corpus)
         for pid in sorted(kg.papers):
             key = paper_key(kg, pid)
@@ -149,7 +152,8 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                 data, n = src.read(was.length), was.triples
             else:
                 block = list(paper_block(kg, pid))
-                added += block
+                if old:
+                    added += block
                 data, n = turtle(block), len(block)
             index.papers[pid] = Block(f.tell(), len(data), key, n)
             f.write(data)
