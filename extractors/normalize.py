@@ -79,6 +79,7 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+@lru_cache(maxsize=1 << 17)  # a corpus repeats its phrases: resolution asks again and again
 def norm_key(text: str) -> str:
     """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words,
     American spelling.
