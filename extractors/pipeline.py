@@ -18,6 +18,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -373,6 +374,7 @@ def extract_corpus(
             bar.update()
     if bar is not None:
         bar.close()
+        print(f"kg: resolving terms across {len(papers)} papers", file=sys.stderr, flush=True)
     if keys and cache is not None:  # forget texts that are gone
         for k in set(cache) - set(keys):
             del cache[k]

@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -26,7 +27,7 @@ from kg import __version__
 from kg.errors import Messages, OutputError
 from kg.model import KnowledgeGraph
 from kg.readers import ReadReport, read_corpus
-from kg.store import MANIFEST, MODEL, PAGE, write_manifest, write_rdf
+from kg.store import MANIFEST, MODEL, PAGE, STORE, TURTLE, write_manifest, write_rdf
 
 #: What extraction found per text, kept in ``OUT`` for incremental builds.
 CACHE = text_cache.CACHE
@@ -256,6 +257,9 @@ def build(
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would leave OUT private
+        if progress:
+            print(f"kg: writing {MODEL}, {TURTLE}, {STORE}/" + (f" and {PAGE}" if page else ""),
+                  file=sys.stderr, flush=True)
         # model.json and the page are written by a forked child on the other core while
         # RDF is written
         files = partial(_write_files, graph, tmp, page=page)
