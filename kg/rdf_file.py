@@ -26,6 +26,9 @@ from kg.rdf import corpus_triples, paper_block
 from kg.vocab import PREFIXES
 
 INDEX = "graph-index.json"
+#: The store's files as the build left them: a later build reuses the store only if
+#: nothing has written to it since.
+STORE_FILES = "store-files.json"
 #: Bump when the RDF form of a paper block changes: older indexes are then ignored.
 FORMAT = 1
 
@@ -118,8 +121,10 @@ class Written:
 
     index: TurtleIndex
     triples: int
-    #: With a previous build: the triples generated for the corpus block and the new or
-    #: changed papers (empty otherwise).
+    #: The corpus block's triples.
+    corpus: list[ox.Triple]
+    #: With a previous build: the triples generated for new or changed papers (empty
+    #: otherwise: a full build does not keep them).
     added: list[ox.Triple]
     #: Papers of the previous build whose block was not kept (changed or gone).
     dropped: list[str]
@@ -138,7 +143,7 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
     made = list(corpus_triples(kg))
     corpus = turtle(made)
     # kept only to update a copy of the previous store: 6 M triples at 20,000 papers
-    added: list[ox.Triple] = made if old else []
+    added: list[ox.Triple] = []
     with open(path, "wb") as f, \
             open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
         f.write(header())
@@ -159,7 +164,26 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
             f.write(data)
     (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
                                      encoding="utf-8")
+    (path.parent / STORE_FILES).unlink(missing_ok=True)  # until the store is written
     dropped = sorted(p for p, b in old.papers.items()
                      if p not in index.papers or index.papers[p].key != b.key) if old else []
     total = index.corpus.triples + sum(b.triples for b in index.papers.values())
-    return Written(index, total, added, dropped, old)
+    return Written(index, total, made, added, dropped, old)
+
+
+def store_files(store: Path) -> list[list]:
+    """Each file of an on-disk store with its size (opening it read-only changes none)."""
+    return sorted([f.name, f.stat().st_size] for f in store.iterdir() if f.is_file())
+
+
+def remember_store(out: Path, store: Path) -> None:
+    """Record the files of ``store`` as this build left them (:data:`STORE_FILES`)."""
+    (out / STORE_FILES).write_text(json.dumps(store_files(store)), encoding="utf-8")
+
+
+def store_unchanged(out: Path, store: Path) -> bool:
+    """Whether ``store`` still has the files its build recorded (nothing wrote to it since)."""
+    try:
+        return json.loads((out / STORE_FILES).read_text(encoding="utf-8")) == store_files(store)
+    except (OSError, ValueError):
+        return False

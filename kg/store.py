@@ -30,7 +30,7 @@ import pyoxigraph as ox
 
 from kg.errors import Messages, StoreError
 from kg.model import KnowledgeGraph
-from kg.rdf_file import Written, parse_block, write_turtle
+from kg.rdf_file import Written, parse_block, remember_store, store_unchanged, write_turtle
 from kg.vocab import PREFIXES
 
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_graph needs it
@@ -81,6 +81,7 @@ def write_rdf(kg: KnowledgeGraph, out: Path, *,
             loader.join()
     if errors:
         raise errors[0]
+    remember_store(out, out / STORE)
     return written.triples
 
 
@@ -88,9 +89,11 @@ def _update_copy(previous: Path, out: Path, written: Written) -> bool:
     """``out/store`` as a copy of ``previous/store`` with the changed blocks swapped.
 
     The copy is a RocksDB checkpoint (hard links, no bytes copied). ``False`` (and no
-    store left behind) when the previous store cannot be read or the result does not
-    add up to the triples of ``graph.ttl``; the caller then loads from scratch.
+    store left behind) when the previous store was written to after its build or cannot
+    be read; the caller then loads from scratch.
     """
+    if not store_unchanged(previous, previous / STORE):
+        return False
     target = out / STORE
     try:
         src = ox.Store.read_only(str(previous / STORE))
@@ -99,21 +102,23 @@ def _update_copy(previous: Path, out: Path, written: Written) -> bool:
         store = ox.Store(str(target))
         old = written.previous
         with open(previous / TURTLE, "rb") as f:
-            stale = [(old.corpus.start, old.corpus.length)] + \
-                [(old.papers[p].start, old.papers[p].length) for p in written.dropped]
-            for start, length in stale:
-                f.seek(start)
-                for t in parse_block(f.read(length)):
-                    store.remove(ox.Quad(t.subject, t.predicate, t.object))
-        store.extend(ox.Quad(t.subject, t.predicate, t.object) for t in written.added)
-        ok = len(store) == written.triples
+            f.seek(old.corpus.start)
+            was = set(parse_block(f.read(old.corpus.length)))
+            now = set(written.corpus)
+            stale = was - now
+            for pid in written.dropped:
+                f.seek(old.papers[pid].start)
+                stale.update(parse_block(f.read(old.papers[pid].length)))
+        for t in stale:
+            store.remove(ox.Quad(t.subject, t.predicate, t.object))
+        store.extend(ox.Quad(t.subject, t.predicate, t.object)
+                     for t in [*(now - was), *written.added])
         store.flush()
         del store
     except (OSError, SyntaxError, ValueError):
-        ok = False
-    if not ok:
         shutil.rmtree(target, ignore_errors=True)
-    return ok
+        return False
+    return True
 
 
 def require_built(out: Path, *parts: str) -> None:
