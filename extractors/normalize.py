@@ -116,6 +116,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", key).strip("-") or "concept"
 
 
+@lru_cache(maxsize=1 << 16)
 def display_label(text: str) -> str:
     """A readable label for a phrase found in text: title case is folded, names are kept.
 

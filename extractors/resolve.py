@@ -95,6 +95,7 @@ def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
     _assign_new_terms(cands, by_id, table, types)
 
     sents = {(ds.paper, ds.field): ds.sents for ds in found}
+    starts = {k: [a for a, _ in v] for k, v in sents.items()}
     mentions, seen = [], set()
     for c in cands:
         key = (c.paper, c.field, c.start, c.end)
@@ -105,7 +106,8 @@ def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
         mentions.append(Mention(
             paper=c.paper, concept=c.concept, field=c.field, start=c.start, end=c.end,
             text=text[c.start:c.end], sentence=_sentence(text, sents[(c.paper, c.field)],
-                                                         c.start, c.end),
+                                                         c.start, c.end,
+                                                         starts[(c.paper, c.field)]),
             extractor=c.extractor,
         ))
     used = {m.concept for m in mentions}
@@ -246,8 +248,11 @@ def _crosses(a: tuple[int, int], b: tuple[int, int]) -> bool:
         and not (b[0] <= a[0] and a[1] <= b[1])
 
 
-def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int) -> str:
-    starts = [s for s, _ in sents]
+def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
+              starts: list[int] | None = None) -> str:
+    """The sentence(s) of ``text`` around ``start:end``; ``starts`` are the sentences' starts."""
+    if starts is None:
+        starts = [s for s, _ in sents]
     i = max(0, bisect.bisect_right(starts, start) - 1)
     j = max(i, bisect.bisect_left(starts, end) - 1)
     if not sents:
@@ -500,6 +505,7 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
     for ds, doc in zip(found, _docs(found, by_id, tokenizer), strict=True):
         pid, fname, sents = ds.paper, ds.field, ds.sents
         text = by_id[pid].text(fname)
+        starts = [a for a, _ in sents]
         found_here = matchers["LOWER"](doc) + matchers["ORTH"](doc)
         for match_id, s, e in sorted(found_here, key=lambda m: (m[1], m[2])):
             span = doc[s:e]
@@ -510,7 +516,7 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
             taken[(pid, fname)].append((a, b))
             extra.append(Mention(
                 paper=pid, concept=tokenizer.vocab.strings[match_id], field=fname, start=a,
-                end=b, text=text[a:b], sentence=_sentence(text, sents, a, b),
+                end=b, text=text[a:b], sentence=_sentence(text, sents, a, b, starts),
                 extractor="corpus"))
     return sorted_mentions([*mentions, *extra])
 
