@@ -14,6 +14,7 @@ from collections.abc import Collection
 from itertools import combinations
 
 import networkx as nx
+import numpy as np
 
 from kg.model import KnowledgeGraph
 
@@ -81,13 +82,22 @@ def paper_link_count(kg: KnowledgeGraph) -> int:
     ...                                 mentions=[m("a", "gnn"), m("b", "gnn"), m("c", "x")]))
     1
     """
-    shared = [papers for papers in kg.concept_papers.values() if len(papers) > 1]
-    by_paper: dict[str, list[set[str]]] = defaultdict(list)
-    for papers in shared:
-        for p in papers:
-            by_paper[p].append(papers)
-    # each pair counted from both ends; a paper is its own neighbour once
-    return sum(len(set().union(*groups)) - 1 for groups in by_paper.values()) // 2
+    # one bit per paper: a paper's neighbours are the OR of its concepts' paper sets
+    index = {p: i for i, p in enumerate(kg.papers)}
+    masks = {}
+    for cid, papers in kg.concept_papers.items():
+        if len(papers) > 1:
+            bits = np.zeros(len(index), dtype=bool)
+            bits[[index[p] for p in papers]] = True
+            masks[cid] = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+    total = 0
+    for concepts in kg.paper_concepts.values():
+        union = 0
+        for cid in concepts:
+            union |= masks.get(cid, 0)
+        if union:
+            total += union.bit_count() - 1  # a paper is its own neighbour once
+    return total // 2  # each pair counted from both ends
 
 
 def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
