@@ -33,3 +33,9 @@ def test_page_is_offline_and_escaped(example_out):
     data = re.search(r'<script id="kg-data" type="application/json">(.*?)</script>', html, re.S)
     assert data and "<" not in data.group(1)
     assert "MinHash" in data.group(1)
+
+
+def test_paper_link_count_counts_the_pairs_paper_links_lists(example_kg):
+    from kg.graph import paper_link_count, paper_links
+
+    assert paper_link_count(example_kg) == len(paper_links(example_kg)) > 0
