@@ -6,7 +6,8 @@
 Runs, in one process tree and one run: a blank spaCy tokenizer over the same texts
 (the ceiling), ``kg build`` from scratch (a subprocess; wall time and peak RSS), then
 ``kg build`` again into the same OUT with ``--add`` more abstracts (fresh ids), which
-re-extracts only the new texts. Prints abstracts/s and ratios. Not a test.
+re-extracts only the new texts. Prints abstracts/s and ratios, then the extraction
+figures of the same code (``kg eval scierc`` and ``kg eval keywords``). Not a test.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path,
                     default=ROOT.parent / "shared" / "data" / "neurips2018.jsonl")
     ap.add_argument("--add", type=int, default=10, help="abstracts added for the rebuild")
+    ap.add_argument("--no-eval", action="store_true",
+                    help="skip the extraction-quality figures (kg eval) after the table")
     args = ap.parse_args()
 
     import spacy
@@ -82,7 +85,28 @@ def main() -> int:
         mem = f"{rss:6.0f} MB" if rss else ""
         print(f"{name:34} {took:8.2f} {count / took:12.1f} {took / t_tok:12.1f} {mem:>9}")
     print(f"incremental / from-scratch rebuild: {t_inc / t_again:.2f}")
+    if not args.no_eval:
+        quality()
     return 0
+
+
+def quality() -> None:
+    """The extraction figures of the same code (``kg eval``), so speed-ups show their cost."""
+    data = ROOT.parent / "shared" / "data"
+    runs = [("SciERC dev, exact spans", ["scierc", str(data / "scierc" / "dev.jsonl")]),
+            ("ICLR 2018 author keywords", ["keywords", str(data / "iclr2018.jsonl")])]
+    print("extraction quality (kg eval, same code):")
+    for name, argv in runs:
+        if not Path(argv[1]).is_file():
+            print(f"  {name}: skipped, {argv[1]} is missing")
+            continue
+        out = subprocess.run([sys.executable, "-m", "kg", "eval", *argv], check=True,
+                             capture_output=True, text=True).stdout
+        lines = [ln for ln in out.splitlines() if ln.startswith(("typed", "untyped"))
+                 or "recall" in ln]
+        print(f"  {name}:")
+        for ln in lines:
+            print(f"    {ln.strip()}")
 
 
 if __name__ == "__main__":
