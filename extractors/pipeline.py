@@ -39,6 +39,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.resolve import DocSpans, resolve_corpus, token_doc
 from extractors.text_cache import TextRecord, pipeline_fingerprint
+from kg.collect import fewer_collections
 from kg.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
@@ -281,6 +282,7 @@ def _pipe_forked(nlp: Language, texts: list, records: dict[int, TextRecord], n_p
         _FORK_STATE = None
 
 
+@fewer_collections()
 def extract_corpus(
     papers: list[Paper],
     *,
@@ -289,7 +291,7 @@ def extract_corpus(
     batch_size: int = BATCH_SIZE,
     span_model: Path | None | bool = True,
     n_process: int | None = None,
-    cache: dict[str, list] | None = None,
+    cache: dict[str, TextRecord] | None = None,
     nested: str = "modifier",
     propagate_terms: bool = True,
     acceptance: TermAcceptance | None = DEFAULT_ACCEPTANCE,

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from extractors import text_cache
 from kg import __version__
+from kg.collect import fewer_collections
 from kg.errors import Messages, OutputError
 from kg.model import KnowledgeGraph
 from kg.readers import ReadReport, read_corpus
@@ -199,6 +200,7 @@ def _wait(pid: int | None) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
+@fewer_collections()
 def build(
     inputs: Iterable[str | Path],
     out: str | Path,
