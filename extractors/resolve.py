@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import multiprocessing
+import os
 import re
+import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -505,24 +507,77 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
     taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for m in mentions:
         taken[(m.paper, m.field)].append((m.start, m.end))
-    extra = []
-    for ds, doc in zip(found, _docs(found, by_id, tokenizer), strict=True):
-        pid, fname, sents = ds.paper, ds.field, ds.sents
-        text = by_id[pid].text(fname)
-        starts = [a for a, _ in sents]
-        found_here = matchers["LOWER"](doc) + matchers["ORTH"](doc)
+    work = _Propagation(found, by_id, tokenizer, matchers, taken, nested)
+    extra = [m for doc_mentions in work.run() for m in doc_mentions]
+    return sorted_mentions([*mentions, *extra])
+
+
+#: Texts from which propagation matches in forked workers (they inherit the matchers).
+PROPAGATE_FORK_MIN = 2000
+_FORK_WORK: _Propagation | None = None
+
+
+@dataclass
+class _Propagation:
+    """Matching corpus terms in every text: one text at a time, in order, or in forked workers."""
+
+    found: list[DocSpans]
+    papers: dict[str, Paper]
+    tokenizer: Tokenizer
+    matchers: dict[str, object]
+    taken: dict[tuple[str, str], list[tuple[int, int]]]
+    nested: str
+
+    def doc_mentions(self, i: int) -> list[Mention]:
+        """The new mentions in ``found[i]``: matches that overlap no mention it has."""
+        from extractors.markup import mask_markup
+
+        ds = self.found[i]
+        text = self.papers[ds.paper].text(ds.field)
+        masked = mask_markup(text)
+        doc = (token_doc(self.tokenizer.vocab, masked, ds.tokens) if ds.tokens is not None
+               else self.tokenizer(masked))
+        starts = [a for a, _ in ds.sents]
+        taken = list(self.taken.get((ds.paper, ds.field), ()))
+        strings = self.tokenizer.vocab.strings
+        out = []
+        found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
         for match_id, s, e in sorted(found_here, key=lambda m: (m[1], m[2])):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
-            if any((_crosses((a, b), t) if nested == "all" else _overlaps((a, b), t))
-                   or (a, b) == t for t in taken[(pid, fname)]):
+            if any((_crosses((a, b), t) if self.nested == "all" else _overlaps((a, b), t))
+                   or (a, b) == t for t in taken):
                 continue
-            taken[(pid, fname)].append((a, b))
-            extra.append(Mention(
-                paper=pid, concept=tokenizer.vocab.strings[match_id], field=fname, start=a,
-                end=b, text=text[a:b], sentence=_sentence(text, sents, a, b, starts),
+            taken.append((a, b))
+            out.append(Mention(
+                paper=ds.paper, concept=strings[match_id], field=ds.field, start=a, end=b,
+                text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts),
                 extractor="corpus"))
-    return sorted_mentions([*mentions, *extra])
+        return out
+
+    def run(self) -> list[list[Mention]]:
+        """:meth:`doc_mentions` of every text, in order; forked workers for large corpora."""
+        n = len(self.found)
+        if (n < PROPAGATE_FORK_MIN or (os.cpu_count() or 1) < 2 or threading.active_count() > 1
+                or "fork" not in multiprocessing.get_all_start_methods()):
+            return [self.doc_mentions(i) for i in range(n)]
+        from extractors.pipeline import _ignore_signals
+
+        global _FORK_WORK
+        _FORK_WORK = self
+        step = -(-n // 16)
+        try:
+            with multiprocessing.get_context("fork").Pool(
+                    2, initializer=_ignore_signals) as pool:
+                parts = pool.map(_propagate_range, [range(k, min(k + step, n))
+                                                    for k in range(0, n, step)])
+        finally:
+            _FORK_WORK = None
+        return [doc for part in parts for doc in part]
+
+
+def _propagate_range(indices: range) -> list[list[Mention]]:
+    return [_FORK_WORK.doc_mentions(i) for i in indices]
 
 
 def _light_tokenizer(tokenizer) -> Tokenizer:
@@ -536,18 +591,6 @@ def _light_tokenizer(tokenizer) -> Tokenizer:
                      suffix_search=tokenizer.suffix_search,
                      infix_finditer=tokenizer.infix_finditer,
                      token_match=tokenizer.token_match, url_match=tokenizer.url_match)
-
-
-def _docs(found: list[DocSpans], papers: dict[str, Paper], tokenizer) -> Iterator[Doc]:
-    """The masked text of each ``found`` as a ``Doc``, from its tokens where they were kept."""
-    from extractors.markup import mask_markup
-
-    texts = (mask_markup(papers[ds.paper].text(ds.field)) for ds in found)
-    if any(ds.tokens is None for ds in found):
-        yield from tokenizer.pipe(texts, batch_size=256)
-        return
-    for ds, text in zip(found, texts, strict=True):
-        yield token_doc(tokenizer.vocab, text, ds.tokens)
 
 
 def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
