@@ -57,9 +57,14 @@ def snapshot(out: Path) -> dict[str, bytes]:
 
 def store_triples(out: Path) -> int:
     """Open ``OUT/store`` read-only as users do and count its triples."""
+    return len(store_quads(out))
+
+
+def store_quads(out: Path) -> set:
+    """Every quad of ``OUT/store``, opened read-only as users do (and closed again)."""
     store = ox.Store.read_only(str(out / "store"))
     try:
-        return len(store)
+        return set(store)
     finally:
         del store
 

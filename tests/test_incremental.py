@@ -12,6 +12,7 @@ from extractors import pipeline
 from kg import rdf_file
 from kg.build import CACHE, build
 from kg.rdf_file import INDEX
+from tests.guard import store_quads
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "neurips2026-abstracts.txt"
 
@@ -26,17 +27,22 @@ def paragraphs() -> list[str]:
     return [p for p in EXAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
 
 
+def _count_calls(monkeypatch, module, name: str) -> list[int]:
+    """Count the calls of ``module.name`` from now on (the count is ``[n]``)."""
+    calls = [0]
+    real = getattr(module, name)
+
+    def counting(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
 def _model_runs(monkeypatch) -> list[int]:
     """Count the texts that go through the span model (its output is read by model_spans)."""
-    calls = [0]
-    real = pipeline.model_spans
-
-    def counting(doc):
-        calls[0] += 1
-        return real(doc)
-
-    monkeypatch.setattr(pipeline, "model_spans", counting)
-    return calls
+    return _count_calls(monkeypatch, pipeline, "model_spans")
 
 
 def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, paragraphs,
@@ -62,28 +68,12 @@ def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, pa
     for name in ("model.json", "graph.ttl", INDEX):
         assert (tmp_path / "out" / name).read_bytes() == \
             (tmp_path / "scratch" / name).read_bytes(), name
-    assert _quads(tmp_path / "out") == _quads(tmp_path / "scratch")
+    assert store_quads(tmp_path / "out") == store_quads(tmp_path / "scratch")
 
 
 def _blocks_made(monkeypatch) -> list[int]:
     """Count the paper blocks of graph.ttl that are generated (not copied)."""
-    calls = [0]
-    real = rdf_file.paper_block
-
-    def counting(kg, pid):
-        calls[0] += 1
-        return real(kg, pid)
-
-    monkeypatch.setattr(rdf_file, "paper_block", counting)
-    return calls
-
-
-def _quads(out: Path) -> set:
-    store = ox.Store.read_only(str(out / "store"))
-    try:
-        return set(store)
-    finally:
-        del store
+    return _count_calls(monkeypatch, rdf_file, "paper_block")
 
 
 def test_a_previous_store_that_does_not_match_its_graph_is_not_reused(tmp_path, paragraphs):
@@ -97,7 +87,7 @@ def test_a_previous_store_that_does_not_match_its_graph_is_not_reused(tmp_path, 
     _corpus(corpus, paragraphs[:7])
     build([corpus], out, page=False)
     build([corpus], tmp_path / "scratch", page=False, incremental=False)
-    assert _quads(out) == _quads(tmp_path / "scratch")
+    assert store_quads(out) == store_quads(tmp_path / "scratch")
 
 
 def test_a_rebuild_of_the_same_corpus_runs_no_model(tmp_path, paragraphs, monkeypatch):
