@@ -79,11 +79,12 @@ def fetcher(src: Source) -> Fetcher:
             SELECT ?p ?c ?evidence WHERE {{ VALUES (?p ?c) {{ {rows} }}
               ?l kgv:linkPaper ?p ; kgv:linkConcept ?c ; kgv:evidence ?evidence . }}""")}
 
+    table = _table(store)
     return Fetcher(
-        concepts=_table(store).kg, profile=profile, idf=idf,
+        concepts=table.kg, profile=profile, idf=idf,
         paper_concepts=lambda ids: links(ids, from_concepts=False),
         papers_of=lambda ids: links(ids, from_concepts=True), titles=titles,
-        evidence=evidence)
+        evidence=evidence, index=table.index)
 
 
 def bridges(src: Source, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
