@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -224,20 +225,22 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
     # kgv:linkPaper or the link's own IRI; its concept comes back as a number (labels are in
     # the cached table)
     scan = n_links * 10 > n_papers  # a large share of the graph: scan and hash-join
-    links = _tuples(store, f"""
+    links_query = f"""
         SELECT ?first ?i ?n ?evidence WHERE {{
           {{ {_numbered("c", "i", _concept_iris(ids))} ?l kgv:linkConcept ?c }}
           {_lookup("l", "kgv:mentionCount", "n", scan)}
           {_lookup("l", "kgv:firstMention", "first", scan)}
-          {_lookup("l", "kgv:evidence", "evidence", scan)} }}""")
+          {_lookup("l", "kgv:evidence", "evidence", scan)} }}"""
     # paper metadata once per paper (not once per link)
-    scan = n_links * 30 > n_papers
-    meta = {r[0]: r for r in _tuples(store, f"""
+    meta_scan = n_links * 30 > n_papers
+    meta_query = f"""
         SELECT ?p ?title ?year ?venue WHERE {{
           {{ SELECT DISTINCT ?p WHERE {{ {anchor} ?p dcterms:subject ?c }} }}
-          {_lookup("p", "dcterms:title", "title", scan)}
-          OPTIONAL {{ {_lookup("p", "dcterms:date", "year", scan)} }}
-          OPTIONAL {{ {_lookup("p", "kgv:venue", "venue", scan)} }} }}""")}
+          {_lookup("p", "dcterms:title", "title", meta_scan)}
+          OPTIONAL {{ {_lookup("p", "dcterms:date", "year", meta_scan)} }}
+          OPTIONAL {{ {_lookup("p", "kgv:venue", "venue", meta_scan)} }} }}"""
+    links, meta_rows = _both(store, links_query, meta_query, parallel=scan)
+    meta = {r[0]: r for r in meta_rows}
     out: dict[str, dict] = {}
     for first_iri, i, n, evidence in links:
         p, first = _mention_parts(first_iri)
@@ -258,6 +261,19 @@ def papers_for_concept(src: Source, text: str, *, narrower: bool = True) -> list
         del row["_first"]
         row["concepts"] = sorted(set(row["concepts"]))
     return sorted(out.values(), key=lambda r: (-r["mentions"], r["id"]))
+
+
+def _both(store, first: str, second: str, *, parallel: bool) -> tuple[list, list]:
+    """:func:`_tuples` of two independent queries; with ``parallel``, the second in a thread.
+
+    Oxigraph evaluates without holding the GIL, so two large answers are read on two
+    cores (a busy concept's papers: links and paper metadata at once).
+    """
+    if not (parallel and isinstance(store, ox.Store)):
+        return _tuples(store, first), _tuples(store, second)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        later = pool.submit(_tuples, store, second)
+        return _tuples(store, first), later.result()
 
 
 def _link_count(store, ids: list[str]) -> tuple[int, int]:
