@@ -9,11 +9,15 @@
     in it (:mod:`kg.rdf_file`: the next build reuses unchanged blocks);
 ``store/``
     the same triples in an embedded on-disk Oxigraph store, opened through
-    ``oxrdflib`` so rdflib code can query it;
+    ``oxrdflib`` so rdflib code can query it, and ``store-files.json``, its files as
+    the build left them (the next build copies the store only if nothing wrote to it);
 ``graph.html``
     the default interactive page;
 ``manifest.json``
-    counts and the tool version.
+    counts and the tool version;
+``extract-cache.json``, ``extract-tokens.npy``
+    what extraction found per text that the next build can reuse
+    (:mod:`extractors.text_cache`).
 """
 
 from __future__ import annotations
