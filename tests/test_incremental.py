@@ -10,6 +10,7 @@ import pytest
 
 from extractors import pipeline
 from kg import rdf_file
+from kg import store as kg_store
 from kg.build import CACHE, build
 from kg.rdf_file import INDEX
 from tests.guard import store_quads
@@ -110,3 +111,20 @@ def test_a_stale_or_broken_cache_is_ignored(tmp_path, paragraphs):
     (out / CACHE).write_text("{not json", encoding="utf-8")
     build([corpus], out, page=False)
     assert (out / "model.json").read_bytes() == (tmp_path / "scratch" / "model.json").read_bytes()
+
+
+def test_removing_papers_drops_their_triples(tmp_path, paragraphs, monkeypatch):
+    head, body = paragraphs[0], paragraphs[1:8]
+    corpus = tmp_path / "neurips2026-abstracts.txt"
+    out = tmp_path / "out"
+    build([_corpus(corpus, [head, *body])], out, page=False)
+    # two papers gone, one changed: their old blocks must leave the reused store
+    fewer = [head, *body[:4], body[4] + " We also study MinHash sketches."]
+    reused = []
+    real = kg_store._update_copy
+    monkeypatch.setattr(kg_store, "_update_copy", lambda *a: reused.append(real(*a)) or reused[-1])
+    build([_corpus(corpus, fewer)], out, page=False)
+    assert reused == [True]  # the previous store was copied and updated, not reloaded
+    build([corpus], tmp_path / "scratch", page=False, incremental=False)
+    assert (out / "graph.ttl").read_bytes() == (tmp_path / "scratch" / "graph.ttl").read_bytes()
+    assert store_quads(out) == store_quads(tmp_path / "scratch")
