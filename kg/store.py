@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,41 +48,20 @@ _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
 
 
-def write_rdf(kg: KnowledgeGraph, out: Path, *,
-              during: Callable[[], object] | None = None, previous: Path | None = None) -> int:
+def write_rdf(kg: KnowledgeGraph, out: Path, *, previous: Path | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
-    The store is bulk-loaded from ``graph.ttl`` in a second thread (Oxigraph parses and
-    loads without holding the GIL), while ``during`` (for instance writing the page)
-    runs in this one; both are done when this returns, and an error in either is raised.
-    ``previous`` (an earlier ``OUT``) lends its unchanged paper blocks
-    (:mod:`kg.rdf_file`) and a copy of its store, changed by the difference only.
+    The store is bulk-loaded from ``graph.ttl``. ``previous`` (an earlier ``OUT``) lends
+    its unchanged paper blocks (:mod:`kg.rdf_file`) and a copy of its store, changed by
+    the difference only.
     """
     written = write_turtle(kg, out / TURTLE, previous=previous)
-    errors: list[BaseException] = []
-
-    def load() -> None:
-        try:
-            if previous is None or written.previous is None \
-                    or not _update_copy(previous, out, written):
-                store = ox.Store(str(out / STORE))
-                store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
-                store.flush()
-                del store  # releases the RocksDB lock before the folder is moved
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            errors.append(e)
-
-    if during is None:
-        load()
-    else:
-        loader = threading.Thread(target=load, name="kg-store-load")
-        loader.start()
-        try:
-            during()
-        finally:
-            loader.join()
-    if errors:
-        raise errors[0]
+    if previous is None or written.previous is None \
+            or not _update_copy(previous, out, written):
+        store = ox.Store(str(out / STORE))
+        store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
+        store.flush()
+        del store  # releases the RocksDB lock before the folder is moved
     remember_store(out, out / STORE)
     return written.triples
 
