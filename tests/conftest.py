@@ -75,3 +75,22 @@ def virtuoso(tmp_path_factory):
         pytest.skip("virtuoso-t not installed (apt-get install virtuoso-opensource)")
     with Virtuoso(tmp_path_factory.mktemp("virtuoso")) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def good_out(tmp_path_factory) -> Path:
+    """A good OUT built from a tiny corpus (copied per test before anyone overwrites it)."""
+    from kg.build import build
+    from tests.guard import GOOD_JSONL
+
+    src = tmp_path_factory.mktemp("good") / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    return build([src], src.parent / "out").out
+
+
+@pytest.fixture
+def out(good_out, tmp_path) -> Path:
+    """A copy of :func:`good_out` that a test may overwrite."""
+    from tests.guard import copy_out
+
+    return copy_out(good_out, tmp_path / "out")

@@ -53,18 +53,6 @@ EXTRACT = "extractors.pipeline:extract_corpus:1:before"
 WRITE = "kg.build:write_rdf:1:after"
 
 
-@pytest.fixture(scope="module")
-def good_out(tmp_path_factory):
-    src = tmp_path_factory.mktemp("good") / "good.jsonl"
-    src.write_text(GOOD_JSONL, encoding="utf-8")
-    return build([src], src.parent / "out").out
-
-
-@pytest.fixture
-def out(good_out, tmp_path):
-    return copy_out(good_out, tmp_path / "out")
-
-
 def _interrupt(stage: str, sig: int, *args: object) -> subprocess.CompletedProcess:
     """Run ``kg ARGS`` in a child, send ``sig`` once it reaches ``stage``, wait for it."""
     child = subprocess.Popen([sys.executable, "-c", CHILD, stage, *map(str, args)],

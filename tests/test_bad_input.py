@@ -11,8 +11,7 @@ import json
 
 import pytest
 
-from kg.build import build
-from tests.guard import GOOD_JSONL, assert_intact, copy_out, kg, leftovers, snapshot
+from tests.guard import GOOD_JSONL, assert_intact, kg, leftovers, snapshot
 
 CSV_COLUMNS = ("CSV header must name the columns 'abstract' (and optionally id, title, "
                "keywords, venue, year, url)")
@@ -62,19 +61,6 @@ CASES = {
     "unknown format": ("paper.pdf", b"%PDF-1.4", ": unknown input format '.pdf': use .txt, "
                        ".jsonl/.ndjson or .csv"),
 }
-
-
-@pytest.fixture(scope="module")
-def good_out(tmp_path_factory):
-    """A good OUT built from a tiny corpus (copied per test before anyone overwrites it)."""
-    src = tmp_path_factory.mktemp("good") / "good.jsonl"
-    src.write_text(GOOD_JSONL, encoding="utf-8")
-    return build([src], src.parent / "out").out
-
-
-@pytest.fixture
-def out(good_out, tmp_path):
-    return copy_out(good_out, tmp_path / "out")
 
 
 @pytest.mark.parametrize("case", CASES)
