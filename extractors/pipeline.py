@@ -156,11 +156,6 @@ def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
     return ents
 
 
-def doc_spans(doc: Doc, paper_id: str, field: str, offset: int = 0) -> DocSpans:
-    """Everything the pipeline found in one text, as character offsets into the field."""
-    return record_spans(text_record(doc), doc, paper_id, field, offset)
-
-
 def text_record(doc: Doc) -> TextRecord:
     """What the pipeline found in ``doc`` that does not depend on the concept table."""
     return TextRecord(

@@ -254,10 +254,8 @@ def _crosses(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
-              starts: list[int] | None = None) -> str:
+              starts: list[int]) -> str:
     """The sentence(s) of ``text`` around ``start:end``; ``starts`` are the sentences' starts."""
-    if starts is None:
-        starts = [s for s, _ in sents]
     i = max(0, bisect.bisect_right(starts, start) - 1)
     j = max(i, bisect.bisect_left(starts, end) - 1)
     if not sents:
