@@ -187,17 +187,24 @@ def _fork(work: Callable[[], object]) -> int | None:
 
 
 def _wait(pid: int | None) -> bool:
-    """Wait for the child; kill it if we are unwinding. ``True`` when it succeeded."""
+    """Wait for the child (killed if we are interrupted meanwhile). ``True`` if it succeeded."""
     if pid is None:
         return True
     try:
         _, status = os.waitpid(pid, 0)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        _stop(pid)
         raise
     return os.waitstatus_to_exitcode(status) == 0
+
+
+def _stop(pid: int | None) -> None:
+    """Kill the child and reap it (a build that is unwinding does not wait for its files)."""
+    if pid is None:
+        return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
 @fewer_collections()
@@ -271,8 +278,10 @@ def build(
             n_triples = write_rdf(graph, tmp, previous=previous)
             if cache is not None:
                 text_cache.write(tmp, cache)
-        finally:
-            child_ok = _wait(child)
+        except BaseException:
+            _stop(child)  # its files go with the temporary folder: no need to wait for it
+            raise
+        child_ok = _wait(child)
         if not child_ok:
             files()  # again here, to raise its error in this process
         links = paper_link_count(graph)
