@@ -49,7 +49,7 @@ def main() -> int:
     import spacy
 
     from extractors.pipeline import _texts
-    from kg.readers import read_corpus
+    from kg.core.readers import read_corpus
 
     papers = read_corpus([args.corpus]).papers
     n = len(papers)

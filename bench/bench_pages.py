@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.model import Concept, KnowledgeGraph, Mention, Paper  # noqa: E402
+from kg.core.model import Concept, KnowledgeGraph, Mention, Paper  # noqa: E402
 from visualizations.page import render  # noqa: E402
 from visualizations.views import make_view  # noqa: E402
 

@@ -24,7 +24,7 @@ DATA = ROOT.parent / "shared" / "data" / "neurips2018.jsonl"
 
 def replicated(kg, copies: int):
     """``kg`` with its papers and mentions repeated ``copies`` times under fresh ids."""
-    from kg.model import KnowledgeGraph
+    from kg.core.model import KnowledgeGraph
 
     if copies <= 1:
         return kg
@@ -48,9 +48,9 @@ def main() -> None:
     ap.add_argument("--database")
     args = ap.parse_args()
 
-    from kg.bolt import connect, counts, push
-    from kg.bolt_server import start_server, stop_server
-    from kg.store import load_model
+    from kg.stores.bolt import connect, counts, push
+    from kg.stores.bolt_server import start_server, stop_server
+    from kg.stores.out import load_model
     from queries import cypher
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-bolt-"))

@@ -37,9 +37,10 @@ DATA = ROOT.parent / "shared" / "data"
 def build_large(out: Path, papers: int) -> None:
     """Extract the two corpora once and repeat them with fresh ids up to ``papers``."""
     from extractors.pipeline import extract_corpus
-    from kg.model import KnowledgeGraph
-    from kg.readers import read_corpus
-    from kg.store import MODEL, write_manifest, write_rdf
+    from kg.core.layout import MODEL
+    from kg.core.model import KnowledgeGraph
+    from kg.core.readers import read_corpus
+    from kg.stores.out import write_manifest, write_rdf
 
     t = time.perf_counter()
     report = read_corpus([DATA / "neurips2018.jsonl", DATA / "iclr2018.jsonl"], on_error="skip")
@@ -70,7 +71,7 @@ def build_large(out: Path, papers: int) -> None:
 
 def rewrite_rdf(out: Path) -> None:
     """Write ``graph.ttl`` and ``store/`` again from ``out/model.json``."""
-    from kg.store import load_model, write_rdf
+    from kg.stores.out import load_model, write_rdf
 
     t = time.perf_counter()
     n = write_rdf(load_model(out), out)
@@ -79,7 +80,7 @@ def rewrite_rdf(out: Path) -> None:
 
 def timed(fn, *args, repeat: int, **kwargs) -> list[float]:
     """Seconds per call; an error the user would see (no path, …) is an answer too."""
-    from kg.errors import KGError
+    from kg.core.errors import KGError
 
     times = []
     for _ in range(repeat):
@@ -107,7 +108,7 @@ def main() -> None:
     parser.add_argument("--no-python", action="store_true", help="Skip the Python engine.")
     args = parser.parse_args()
 
-    from kg.store import load_model, open_store
+    from kg.stores.out import load_model, open_store
     from queries import bridges as qbr
     from queries import bridges_sparql as qbs
     from queries import python as qpy

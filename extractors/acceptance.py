@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from spacy.util import registry
 
 from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, _words
-from extractors.normalize import norm_key
-from kg.model import Concept, Mention
+from kg.core.model import Concept, Mention
+from kg.core.text import norm_key
 
 #: Origins whose concepts are curated or announced by the authors: always accepted.
 TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
@@ -218,7 +218,7 @@ class TermAcceptance:
 
     Examples
     --------
-    >>> from kg.model import Concept, Mention
+    >>> from kg.core.model import Concept, Mention
     >>> cs = {"a": Concept("a", "axial attention", "method", origin="model"),
     ...       "b": Concept("b", "beats chance", origin="model")}
     >>> ms = [Mention("p", c, "abstract", 0, 1, "x", "x", "model") for c in cs]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from extractors.normalize import acronym_key
+from kg.core.text import acronym_key
 
 # "(SF)" or "(SF;" / "(SF," : a short form of 2-10 characters with a capital letter.
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-\.&]{1,11}?)\s*[);,]")

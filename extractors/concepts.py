@@ -1,8 +1,8 @@
 """The corpus concept table: lexicon concepts plus concepts the corpus defines.
 
-One :class:`ConceptTable` per build holds every :class:`~kg.model.Concept` and
+One :class:`ConceptTable` per build holds every :class:`~kg.core.model.Concept` and
 the indexes that map a surface form to its concept: normalised phrases
-(:func:`~extractors.normalize.norm_key`) and acronyms. Acronym definitions
+(:func:`~kg.core.text.norm_key`) and acronyms. Acronym definitions
 found in any paper ("Time Series Foundation Models (TSFMs)") join the acronym
 and its long form into one concept for the whole corpus.
 """
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from extractors.acronyms import AcronymDefinition
 from extractors.lexicon import Lexicon
-from extractors.normalize import display_label, norm_key, slug
-from kg.model import Concept
+from kg.core.model import Concept
+from kg.core.text import display_label, norm_key, slug
 
 # Head words that give a new term its type ("...model" is a method).
 _TYPE_BY_HEAD = {

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.acceptance import Rejected
-from kg.model import KnowledgeGraph, Paper
+from kg.core.model import KnowledgeGraph, Paper
 
 _BR = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
        "``": '"', "''": '"'}
@@ -71,10 +71,16 @@ class KeywordScores:
     present: int
     recalled: int
     papers: int
+    #: keywords recalled counting mentions the graph rejects too
+    recalled_all: int = 0
 
     @property
     def recall(self) -> float:
         return self.recalled / self.present if self.present else 0.0
+
+    @property
+    def recall_incl_rejected(self) -> float:
+        return self.recalled_all / self.present if self.present else 0.0
 
 
 def detokenize(doc: dict) -> tuple[str, list[tuple[int, int]]]:
@@ -134,7 +140,7 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     learning" in "model-free reinforcement learning") is reported typed ``"generic"``:
     span scorers skip it (SciERC never nests terms).
     """
-    from kg.model import sorted_mentions
+    from kg.core.model import sorted_mentions
 
     extra = rejected.mentions if rejected is not None else []
     concepts = {**(rejected.concepts if rejected is not None else {}), **graph.concepts}
@@ -174,14 +180,14 @@ def named_broader(graph: KnowledgeGraph, paper_id: str, concept_ids: Iterable[st
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Paper
     >>> g = KnowledgeGraph(papers={"p": Paper("p", "", "We study deep RL agents.")},
     ...     concepts={"drl": Concept("drl", "deep RL", broader=["rl"]),
     ...               "rl": Concept("rl", "RL")})
     >>> named_broader(g, "p", ["drl"])
     ['rl']
     """
-    from extractors.normalize import norm_key
+    from kg.core.text import norm_key
 
     p = graph.papers[paper_id]
     text = f" {norm_key(p.title + ' ' + p.abstract)} "
@@ -224,9 +230,10 @@ def score_scierc(gold: list[dict], preds: dict[str, dict]) -> SpanScores:
         fp += len(set(p) - set(g))
         fn += len(set(g) - set(p))
         n_gold += len(g)
-    # as in the official scorer, typed P/R use the untyped error counts: a span with the
-    # right bounds and the wrong type is simply not a typed hit
-    return SpanScores(untyped=PRF(tp, fp, fn), typed=PRF(ttp, fp, fn),
+    # strict, as the official scorer: a span on the right bounds with the wrong type is a
+    # false positive and a false negative
+    wrong_type = tp - ttp
+    return SpanScores(untyped=PRF(tp, fp, fn), typed=PRF(ttp, fp + wrong_type, fn + wrong_type),
                       documents=len(gold), gold=n_gold)
 
 
@@ -249,20 +256,35 @@ def kw_norm(text: str) -> str:
 
 
 def score_keywords(papers: Iterable[Paper], preds: dict[str, dict]) -> KeywordScores:
-    """Recall of the author keywords present in each paper's title or abstract."""
-    present = hit = n = 0
+    """Recall of the author keywords present in each paper's title or abstract.
+
+    Only what the graph keeps counts (mentions and concepts not marked
+    ``"accepted": false``), as in the official scorer; ``recalled_all`` counts the
+    rejected ones too.
+    """
+    present = hit = hit_all = n = 0
     for paper in papers:
         n += 1
         text = f" {kw_norm(paper.title + ' ' + paper.abstract)} "
         rec = preds.get(str(paper.id), {})
-        found = {kw_norm(m.get("text", "")) for m in rec.get("mentions", [])}
+        kept: set[str] = set()
+        found: set[str] = set()
+        for m in rec.get("mentions", []):
+            key = kw_norm(m.get("text", ""))
+            found.add(key)
+            if m.get("accepted", True) is not False:
+                kept.add(key)
         for c in rec.get("concepts", []):
-            found.add(kw_norm(c.get("label", "")))
-            found.update(kw_norm(a) for a in c.get("aliases", []) or [])
+            names = {kw_norm(c.get("label", ""))}
+            names.update(kw_norm(a) for a in c.get("aliases", []) or [])
+            found |= names
+            if c.get("accepted", True) is not False:
+                kept |= names
         for k in paper.keywords:
             nk = kw_norm(k)
             if not nk or f" {nk} " not in text:
                 continue
             present += 1
-            hit += nk in found
-    return KeywordScores(present=present, recalled=hit, papers=n)
+            hit += nk in kept
+            hit_all += nk in found
+    return KeywordScores(present=present, recalled=hit, papers=n, recalled_all=hit_all)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.errors import KGError, Messages
-from kg.model import CONCEPT_TYPES
-from kg.vocab import CONCEPT_NS, KGV, SKOS
+from kg.core.errors import KGError, Messages
+from kg.core.model import CONCEPT_TYPES
+from kg.core.vocab import CONCEPT_NS, KGV, SKOS
 
 DEFAULT_LEXICON = "lexicon.ttl"
 

@@ -1,4 +1,4 @@
-"""Run the extractors over a corpus and return a :class:`~kg.model.KnowledgeGraph`.
+"""Run the extractors over a corpus and return a :class:`~kg.core.model.KnowledgeGraph`.
 
 The flow is corpus-level on purpose:
 
@@ -39,8 +39,8 @@ from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.resolve import DocSpans, resolve_corpus, token_doc
 from extractors.text_cache import TextRecord, pipeline_fingerprint
-from kg.collect import fewer_collections
-from kg.model import KnowledgeGraph, Paper
+from kg.core.collect import fewer_collections
+from kg.core.model import KnowledgeGraph, Paper
 
 BATCH_SIZE = 64
 #: The termhood filter the graph uses (see :mod:`extractors.acceptance`).
@@ -330,7 +330,7 @@ def extract_corpus(
 
     Examples
     --------
-    >>> from kg.model import Paper
+    >>> from kg.core.model import Paper
     >>> kg = extract_corpus([Paper("p1", "", "Graph Neural Networks (GNNs) need calibration.")],
     ...                     span_model=False)
     >>> sorted((m.text, m.concept) for m in kg.mentions)

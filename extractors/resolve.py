@@ -14,9 +14,9 @@ overlap policy, per text:
 - generic spans ("our method", "the model", "performance", pronouns) are
   dropped, whoever found them.
 
-Across the corpus, new terms are keyed by :func:`~extractors.normalize.norm_key`
+Across the corpus, new terms are keyed by :func:`~kg.core.text.norm_key`
 (case, plural, hyphens, British spelling), near-duplicates are merged
-(:func:`~extractors.normalize.near_duplicate`), each new concept takes the
+(:func:`~kg.core.text.near_duplicate`), each new concept takes the
 majority type of its mentions, and is placed under the longest proper suffix
 that is itself a concept ("fuzzy graph contrastive learning" → "graph
 contrastive learning" → "contrastive learning").
@@ -41,8 +41,8 @@ from spacy.vocab import Vocab
 
 from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
 from extractors.generic import concept_words, is_generic
-from extractors.normalize import acronym_key, display_label, near_duplicate, norm_key, slug
-from kg.model import Concept, Mention, Paper, sorted_mentions
+from kg.core.model import Concept, Mention, Paper, sorted_mentions
+from kg.core.text import acronym_key, display_label, near_duplicate, norm_key, slug
 
 #: Lexicon matches inside a longer model term (the ``nested`` option): "modifier" keeps
 #: those that are not its head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive

@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-CACHE = "extract-cache.json"
-TOKENS = "extract-tokens.npy"
+from kg.core.layout import CACHE, TOKENS
+
 #: Bump when what is kept per text changes: older caches are then ignored.
 VERSION = 2
 

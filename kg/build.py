@@ -24,14 +24,14 @@ from pathlib import Path
 
 from extractors import text_cache
 from kg import __version__
-from kg.collect import fewer_collections
-from kg.errors import Messages, OutputError
-from kg.model import KnowledgeGraph
-from kg.readers import ReadReport, read_corpus
-from kg.store import MANIFEST, MODEL, PAGE, STORE, TURTLE, write_manifest, write_rdf
+from kg.core.collect import fewer_collections
+from kg.core.errors import Messages, OutputError
+from kg.core.layout import MANIFEST, MODEL, PAGE, STORE, TURTLE
+from kg.core.model import KnowledgeGraph
+from kg.core.readers import ReadReport, read_corpus
+from kg.stores.out import write_manifest, write_rdf
 
 #: What extraction found per text, kept in ``OUT`` for incremental builds.
-CACHE = text_cache.CACHE
 
 
 @dataclass
@@ -238,7 +238,7 @@ def build(
         Reuse what an earlier build into ``out`` kept: each text's tokens, sentences,
         coined names and span-model terms (:mod:`extractors.text_cache`), so only new or
         changed texts go through the model, and the RDF blocks of unchanged papers with
-        a copy of the store (:mod:`kg.rdf_file`). The result is byte-identical to a build
+        a copy of the store (:mod:`kg.stores.rdf_file`). The result is byte-identical to a build
         from scratch: everything corpus-level is redone.
 
     Examples
@@ -252,7 +252,7 @@ def build(
     report = read_corpus(inputs, on_error=on_error)
 
     from extractors.pipeline import extract_corpus  # spaCy import is slow; only when building
-    from kg.graph import paper_link_count
+    from kg.stores.graph import paper_link_count
 
     cache = text_cache.read(out) if incremental else None
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)

@@ -48,8 +48,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
-from kg.errors import KGError, Messages
-from kg.model import KnowledgeGraph
+from kg.core.errors import KGError, Messages
+from kg.core.model import KnowledgeGraph
 from queries.resolve import resolve_concept
 
 #: paper id -> concept id -> (mentions, mentioned in the title)
@@ -443,7 +443,7 @@ def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", f"{p} uses {c}.", "lexicon")
     >>> kg = KnowledgeGraph(
     ...     papers={p: Paper(p, p.upper(), "x") for p in ("p1", "p2")},

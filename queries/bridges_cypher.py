@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from kg.bolt import BoltGraph
+from kg.stores.bolt import BoltGraph
 from queries.bridges import Fetcher, Profile, answer
 from queries.cypher import concept_model
 
@@ -95,7 +95,7 @@ def bridges(g: BoltGraph, a: str, b: str, *, limit: int = 10, min_direct: int = 
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     bridges(g, "GNNs", "large language models")["bridges"][0]["id"]
     'neurips2026-abstracts-14'

@@ -6,7 +6,7 @@ concepts of the papers on each side (when connectors are looked for), idf
 values, titles and evidence sentences of the rows shown. The concepts come
 from the engine's cached table (read once per read-only store,
 :mod:`queries.sparql_cache`).
-Ids travel as IRIs written by :mod:`queries.sparql_terms`; user text is
+Ids travel as IRIs written by :mod:`kg.stores.sparql_terms`; user text is
 resolved in Python over the store's concepts and never reaches a query.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from kg.stores.sparql_terms import values
 from queries.bridges import Fetcher, Profile, answer
 from queries.sparql import (
     Source,
@@ -30,7 +31,6 @@ from queries.sparql import (
     connect,
     select,
 )
-from queries.sparql_terms import values
 
 __all__ = ["bridges", "fetcher"]
 

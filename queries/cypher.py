@@ -1,7 +1,7 @@
 """The Cypher engine: the questions of ``docs/queries.md`` asked of a Bolt server.
 
-Every function takes a :class:`kg.bolt.BoltGraph` (see :func:`kg.bolt.connect`,
-or :func:`kg.bolt.local_graph` for the graph served from a build folder) and
+Every function takes a :class:`kg.stores.bolt.BoltGraph` (see :func:`kg.stores.bolt.connect`,
+or :func:`kg.stores.bolt.local_graph` for the graph served from a build folder) and
 returns the same rows, in the same order, as :mod:`queries.python`. User text
 never enters a query: concept text is resolved to an id by the shared
 resolver (:mod:`queries.resolve`) over the concepts read from the server, and
@@ -12,9 +12,9 @@ The property-graph schema is described in ``docs/property-graph.md``.
 
 from __future__ import annotations
 
-from kg.bolt import BoltGraph
-from kg.errors import Messages, NotFoundError
-from kg.model import Concept, KnowledgeGraph
+from kg.core.errors import Messages, NotFoundError
+from kg.core.model import Concept, KnowledgeGraph
+from kg.stores.bolt import BoltGraph
 from queries.python import SCORE_DIGITS
 from queries.resolve import resolve_concept, suggestions
 
@@ -130,7 +130,7 @@ def narrower_ids(g: BoltGraph, concept_id: str) -> list[str]:
     """``concept_id`` and every concept below it through ``BROADER`` links, sorted.
 
     The hierarchy is the one read from the server with the concepts
-    (:func:`concept_model`), walked like :meth:`kg.model.KnowledgeGraph.descendants`.
+    (:func:`concept_model`), walked like :meth:`kg.core.model.KnowledgeGraph.descendants`.
     """
     return sorted(concept_model(g).descendants(concept_id))
 
@@ -150,7 +150,7 @@ def papers_for_concept(g: BoltGraph, text: str, *, narrower: bool = True) -> lis
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     [r["id"] for r in papers_for_concept(g, "GNNs")]
     ['neurips2026-abstracts-14', 'neurips2026-abstracts-18', 'neurips2026-abstracts-3']
@@ -170,7 +170,7 @@ def paper(g: BoltGraph, paper_id: str) -> dict:
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     paper(g, "neurips2026-abstracts-11")["concepts"][0]["label"]
     'MinHash'
@@ -191,7 +191,7 @@ def related_papers(g: BoltGraph, paper_id: str, *, limit: int = 10) -> list[dict
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     related_papers(g, "neurips2026-abstracts-3", limit=1)[0]["id"]
     'neurips2026-abstracts-18'
@@ -212,7 +212,7 @@ def cooccurring(g: BoltGraph, text: str, *, limit: int = 20) -> list[dict]:
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     cooccurring(g, "MinHash", limit=1)[0]["papers"]
     1
@@ -243,7 +243,7 @@ def concept_path(g: BoltGraph, a: str, b: str) -> list[dict]:
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     [r["paper"] for r in concept_path(g, "MinHash", "GNNs")][:1]
     ['neurips2026-abstracts-11']
@@ -270,7 +270,7 @@ def stats(g: BoltGraph) -> dict:
 
     Examples
     --------
-    >>> from kg.bolt import connect
+    >>> from kg.stores.bolt import connect
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     stats(g)["papers"]
     19

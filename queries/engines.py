@@ -25,15 +25,15 @@ HELPER_MODULES = {
 def open_source(engine: str, out: Path) -> Any:
     """What the helpers of ``engine`` take as their first argument, for the build ``out``."""
     if engine == "python":
-        from kg.store import load_model
+        from kg.stores.out import load_model
 
         return load_model(out)
     if engine == "sparql":
-        from kg.store import open_store
+        from kg.stores.out import open_store
 
         return open_store(out)
-    if engine == "cypher":  # $NEO4J_URI, else the local Bolt server of OUT (kg.bolt)
-        from kg.bolt import open_graph
+    if engine == "cypher":  # $NEO4J_URI, else the local Bolt server of OUT (kg.stores.bolt)
+        from kg.stores.bolt import open_graph
 
         return open_graph(out)
     raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")

@@ -6,8 +6,8 @@ the same answers in the same order.
 
 from __future__ import annotations
 
-from kg.errors import Messages, NotFoundError
-from kg.model import KnowledgeGraph
+from kg.core.errors import Messages, NotFoundError
+from kg.core.model import KnowledgeGraph
 from queries.resolve import resolve_concept, suggestions
 
 
@@ -19,7 +19,7 @@ def papers_for_concept(kg: KnowledgeGraph, text: str, *, narrower: bool = True) 
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> kg = KnowledgeGraph(
     ...     papers={"p": Paper("p", "On GNNs", "GNNs work.")},
     ...     concepts={"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])},
@@ -110,7 +110,7 @@ def related_papers(kg: KnowledgeGraph, paper_id: str, *, limit: int = 10) -> lis
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, c, c + ".", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p.upper(), "x") for p in "abc"},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "dl")},
@@ -144,7 +144,7 @@ def cooccurring(kg: KnowledgeGraph, text: str, *, limit: int = 20) -> list[dict]
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, c, c + ".", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x") for p in "ab"},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "calibration", "llm")},
@@ -181,7 +181,7 @@ def concept_path(kg: KnowledgeGraph, a: str, b: str) -> list[dict]:
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, c, p + " uses " + c, "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x") for p in ("p1", "p2")},
     ...     concepts={c: Concept(c, c) for c in ("x", "y", "z")},
@@ -214,7 +214,7 @@ def stats(kg: KnowledgeGraph) -> dict:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
+    >>> from kg.core.model import KnowledgeGraph
     >>> stats(KnowledgeGraph())["papers"]
     0
     """

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.errors import Messages, QueryError
-from kg.output import emit
-from kg.vocab import PREFIXES
+from kg.core.errors import Messages, QueryError
+from kg.core.output import emit
+from kg.core.vocab import PREFIXES
 
 __all__ = ["compact", "query", "run_query"]
 
@@ -126,6 +126,6 @@ def run_query(out: str | Path, text: str, fmt: str = "table") -> str:
     >>> print(run_query("kg-out", "ASK { ?c skos:prefLabel 'MinHash'@en }"))  # doctest: +SKIP
     true
     """
-    from kg.store import open_store
+    from kg.stores.out import open_store
 
     return _results(query(open_store(Path(out)), text), fmt)

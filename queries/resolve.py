@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz, process
 
-from extractors.normalize import acronym_key, norm_key
-from kg.errors import Messages, NotFoundError
-from kg.model import Concept, KnowledgeGraph
+from kg.core.errors import Messages, NotFoundError
+from kg.core.model import Concept, KnowledgeGraph
+from kg.core.text import acronym_key, norm_key
 
 
 def concept_index(concepts: dict[str, Concept]) -> dict[str, str]:
@@ -50,7 +50,7 @@ def resolve_concept(kg: KnowledgeGraph, text: str, *,
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph
+    >>> from kg.core.model import Concept, KnowledgeGraph
     >>> kg = KnowledgeGraph(concepts={"gnn": Concept("gnn", "graph neural network",
     ...                                              aliases=["GNN"])})
     >>> resolve_concept(kg, "GNNs").id, resolve_concept(kg, "Graph Neural Networks").id

@@ -2,7 +2,7 @@
 
 Every helper takes ``src``: a built ``OUT`` folder (its Oxigraph store is
 opened read-only), a :class:`pyoxigraph.Store`, or an :class:`rdflib.Graph`
-(for instance :func:`kg.store.open_graph`, or a graph parsed from
+(for instance :func:`kg.stores.out.open_graph`, or a graph parsed from
 ``graph.ttl``). The graph work — following ``skos:broader``, joining papers,
 mentions and concepts, counting and summing idf — is done in SPARQL; the
 final rounding and ordering use the same Python keys as the reference
@@ -10,7 +10,7 @@ engine, so the engines agree to the last row (``docs/queries.md``).
 
 User text never reaches a query: concept names are resolved in Python
 (:func:`queries.resolve.resolve_concept` over the store's concepts) and ids
-are written as IRIs with :func:`queries.sparql_terms.iri`.
+are written as IRIs with :func:`kg.stores.sparql_terms.iri`.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 import rdflib
 
-from kg.errors import Messages, NotFoundError, QueryError
-from kg.model import Concept
-from kg.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
+from kg.core.errors import Messages, NotFoundError, QueryError
+from kg.core.model import Concept
+from kg.core.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
+from kg.stores.sparql_terms import iri, literal, values
 from queries.python import SCORE_DIGITS
 from queries.resolve import resolve_concept, suggestions
 from queries.sparql_cache import ConceptTable, concept_table, open_out
-from queries.sparql_terms import iri, literal, values
 
 __all__ = ["concept_path", "connect", "cooccurring", "paper", "papers_for_concept",
            "related_papers", "select", "stats"]

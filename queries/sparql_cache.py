@@ -3,7 +3,7 @@
 Resolving a concept name needs every concept with its labels (~35 ms on the
 20,000-paper store, more than a rare concept's whole answer), so the table and
 its name index are read once per store that cannot change: a store opened
-read-only by :func:`kg.store.open_store` (an ``OUT`` folder is opened once per
+read-only by :func:`kg.stores.out.open_store` (an ``OUT`` folder is opened once per
 folder version: path, inode and modification time of ``OUT/store``). Other
 stores (in-memory, writable, rdflib graphs) are read on every call.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.model import Concept, KnowledgeGraph
+from kg.core.model import Concept, KnowledgeGraph
 from queries.resolve import concept_index
 
 __all__ = ["ConceptTable", "concept_table", "open_out"]
@@ -52,7 +52,8 @@ def _remember(cache: OrderedDict, key, value) -> None:
 
 def open_out(out: Path) -> ox.Store:
     """``OUT/store`` opened read-only, once per version of the folder."""
-    from kg.store import STORE, open_store
+    from kg.core.layout import STORE
+    from kg.stores.out import open_store
 
     try:
         st = (Path(out) / STORE).stat()
@@ -68,7 +69,7 @@ def open_out(out: Path) -> ox.Store:
 
 def concept_table(store: object, load: Callable[[object], dict[str, Concept]]) -> ConceptTable:
     """The :class:`ConceptTable` of ``store``, read with ``load`` (cached when read-only)."""
-    from kg.store import is_read_only
+    from kg.stores.out import is_read_only
 
     if not is_read_only(store):
         return ConceptTable(load(store))

@@ -61,7 +61,7 @@ def neurips2018_out(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def neurips2018_kg(neurips2018_out):
     """The model of :func:`neurips2018_out` (treat as read-only)."""
-    from kg.store import load_model
+    from kg.stores.out import load_model
 
     return load_model(neurips2018_out)
 

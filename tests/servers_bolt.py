@@ -1,6 +1,6 @@
 """A real Bolt server for the tests (importable: ``from tests.servers_bolt import …``).
 
-By default the fixture starts the local ArcadeDB server of :mod:`kg.bolt_server`
+By default the fixture starts the local ArcadeDB server of :mod:`kg.stores.bolt_server`
 on free 127.0.0.1 ports, once per test session, and stops it by its process id
 at the end. When ``NEO4J_URI`` is set (with ``NEO4J_USER``, ``NEO4J_PASSWORD``,
 ``NEO4J_DATABASE``), the same tests run against that server instead, e.g. a
@@ -33,15 +33,15 @@ class BoltFixture:
     _graph: object | None = field(default=None, repr=False)
 
     def connect(self):
-        """A fresh :class:`kg.bolt.BoltGraph` on the test database (close it)."""
-        from kg.bolt import connect
+        """A fresh :class:`kg.stores.bolt.BoltGraph` on the test database (close it)."""
+        from kg.stores.bolt import connect
 
         return connect(self.uri, user=self.user, password=self.password,
                        database=self.database)
 
     @property
     def graph(self):
-        """A shared :class:`kg.bolt.BoltGraph` (closed at the end of the session)."""
+        """A shared :class:`kg.stores.bolt.BoltGraph` (closed at the end of the session)."""
         if self._graph is None:
             self._graph = self.connect()
         return self._graph
@@ -52,8 +52,8 @@ class BoltFixture:
         return args + (["--database", self.database] if self.database else [])
 
     def load(self, kg) -> object:
-        """Make the server hold exactly ``kg`` (a :class:`~kg.model.KnowledgeGraph`)."""
-        from kg.bolt import push
+        """Make the server hold exactly ``kg`` (a :class:`~kg.core.model.KnowledgeGraph`)."""
+        from kg.stores.bolt import push
 
         if self._loaded is not kg:
             push(kg, self.graph, replace=True)
@@ -79,7 +79,7 @@ def bolt(tmp_path_factory):
         if fx._graph is not None:
             fx._graph.close()
         return
-    from kg.bolt_server import start_server, stop_server
+    from kg.stores.bolt_server import start_server, stop_server
 
     server = start_server(tmp_path_factory.mktemp("arcadedb"), heap="512m")
     fx = BoltFixture(server.uri, server.user, server.password, server.database, server=server)
@@ -93,5 +93,5 @@ def bolt(tmp_path_factory):
 
 @pytest.fixture
 def bolt_example(bolt, example_kg):
-    """A :class:`kg.bolt.BoltGraph` holding the example corpus."""
+    """A :class:`kg.stores.bolt.BoltGraph` holding the example corpus."""
     return bolt.load(example_kg)

@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 from kg.build import _clean_leftovers, _signals_held, _swap_in, build
-from kg.errors import OutputError
+from kg.core.errors import OutputError
 from tests.conftest import shared_file
 from tests.guard import GOOD_JSONL, ROOT, assert_intact, copy_out, kg, leftovers, snapshot
 
@@ -187,12 +187,12 @@ def test_out_moved_aside_by_a_killed_build_comes_back(good_out, tmp_path):
 
 def test_bolt_push_killed_midway_then_rerun_ends_like_a_clean_push(bolt, example_out,
                                                                    example_kg):
-    from kg.bolt import counts
+    from kg.stores.bolt import counts
 
     clean = counts(bolt.load(example_kg))
     bolt.forget()  # the database is about to change behind the fixture's back
     args = ["push", example_out, *bolt.cli_args(), "--batch-size", "10", "-q"]
-    proc = _interrupt("kg.bolt:_write:3:after", signal.SIGKILL, *args, "--replace")
+    proc = _interrupt("kg.stores.bolt:_write:3:after", signal.SIGKILL, *args, "--replace")
     assert proc.returncode == -signal.SIGKILL
     with bolt.connect() as g:
         partial = counts(g)
@@ -208,7 +208,7 @@ def test_sparql_push_killed_midway_then_rerun_ends_like_a_clean_push(virtuoso, e
             "update", "--graph", graph, "--user", virtuoso.user, "--password",
             virtuoso.password]
     count = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
-    proc = _interrupt("kg.sparql_push:_send:3:after", signal.SIGKILL, *args)
+    proc = _interrupt("kg.stores.sparql_push:_send:3:after", signal.SIGKILL, *args)
     assert proc.returncode == -signal.SIGKILL
     partial = int(virtuoso.select(count)[0]["n"])
     assert 0 < partial < example_build.triples  # really cut short

@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from kg.errors import KGError, NotFoundError
-from kg.store import open_store
+from kg.core.errors import KGError, NotFoundError
+from kg.stores.out import open_store
 from queries import bridges, bridges_cypher, bridges_sparql
 from queries.bridges import SameTopicError
 from tests.conftest import paper_id

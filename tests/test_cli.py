@@ -66,7 +66,7 @@ def test_concepts_and_paper_commands(example_out):
 
 def test_extract_jsonl_offsets(tmp_path):
     out = kg("extract", EXAMPLE, "--format", "jsonl").stdout.splitlines()
-    from kg.readers import read_corpus
+    from kg.core.readers import read_corpus
 
     papers = {p.id: p for p in read_corpus([EXAMPLE]).papers}
     assert len(out) == 19

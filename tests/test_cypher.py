@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from kg.bolt_server import load_state, pid_alive
+from kg.stores.bolt_server import load_state, pid_alive
 from tests.conftest import EXAMPLE, paper_id
 
 
@@ -102,7 +102,7 @@ def own_cache(tmp_path, monkeypatch):
     monkeypatch.delenv("NEO4J_URI", raising=False)
     outs: list = []
     yield outs
-    from kg.bolt_server import forget_state, stop_server
+    from kg.stores.bolt_server import forget_state, stop_server
 
     for out in outs:
         server = load_state(out)
@@ -135,8 +135,8 @@ def test_cypher_without_uri_serves_the_build_and_follows_rebuilds(own_cache, tmp
 
 
 def test_serve_prints_credentials_answers_and_stops_on_ctrl_c(own_cache, example_out):
-    from kg.bolt import connect
-    from kg.bolt_server import free_port
+    from kg.stores.bolt import connect
+    from kg.stores.bolt_server import free_port
 
     own_cache.append(example_out)
     port = free_port()

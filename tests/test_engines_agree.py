@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from kg.errors import KGError
-from kg.store import open_store
+from kg.core.errors import KGError
+from kg.stores.out import open_store
 from queries import cypher, python, sparql
 
 HELPERS = ("papers_for_concept", "paper", "related_papers", "cooccurring", "concept_path",

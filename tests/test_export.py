@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from rdflib.compare import isomorphic
 
 from kg.cli import cli
-from kg.export import CSV_COLUMNS, export
+from kg.stores.export import CSV_COLUMNS, export
 from tests.conftest import paper_id
 
 

@@ -9,9 +9,9 @@ import pytest
 from extractors.evaluation import detokenize, score_keywords, score_scierc
 from extractors.generic import is_generic
 from extractors.markup import mask_markup
-from extractors.normalize import near_duplicate, norm_key
 from extractors.pipeline import chunks, extract_corpus, span_model_dir
-from kg.model import Paper
+from kg.core.model import Paper
+from kg.core.text import near_duplicate, norm_key
 from tests.conftest import ROOT, shared_file
 
 
@@ -102,7 +102,9 @@ def test_scierc_scoring_matches_its_definition():
     ]}}
     s = score_scierc(gold, preds)
     assert (s.untyped.tp, s.untyped.fp, s.untyped.fn) == (2, 1, 0)
-    assert s.typed.tp == 1 and s.typed.precision == pytest.approx(0.5)
+    # strict: the span on the right bounds with the wrong type is an FP and an FN
+    assert (s.typed.tp, s.typed.fp, s.typed.fn) == (1, 2, 1)
+    assert s.typed.precision == pytest.approx(1 / 3)
 
 
 def test_keyword_recall_counts_only_keywords_in_the_text():
@@ -111,6 +113,16 @@ def test_keyword_recall_counts_only_keywords_in_the_text():
     preds = {"p": {"mentions": [{"text": "graph neural networks"}], "concepts": []}}
     s = score_keywords(papers, preds)
     assert (s.present, s.recalled) == (2, 1)
+
+
+def test_keyword_recall_counts_only_what_the_graph_keeps():
+    papers = [Paper("p", "Deep nets", "We use graph neural networks and transformers.",
+                    keywords=["Graph Neural Network", "transformers"])]
+    preds = {"p": {"mentions": [{"text": "graph neural networks", "accepted": False},
+                                {"text": "transformers"}],
+                   "concepts": [{"label": "graph neural network", "accepted": False}]}}
+    s = score_keywords(papers, preds)
+    assert (s.present, s.recalled, s.recalled_all) == (2, 1, 2)
 
 
 def test_kg_eval_agrees_with_the_official_scorer(tmp_path):
@@ -128,6 +140,24 @@ def test_kg_eval_agrees_with_the_official_scorer(tmp_path):
                            "--json"], check=True, capture_output=True, text=True, cwd=ROOT).stdout
     off, mine = json.loads(official), json.loads(ours)
     assert off["typed"] == mine["typed"] and off["untyped"] == mine["untyped"]
+
+
+def test_kg_eval_keywords_agrees_with_the_official_scorer(tmp_path):
+    corpus = shared_file("iclr2018.jsonl")
+    scorer = corpus.parent.parent / "eval" / "score_extract.py"
+    if not scorer.exists():
+        pytest.skip("official scorer not found")
+    inp, pred = tmp_path / "in.jsonl", tmp_path / "pred.jsonl"
+    subprocess.run([sys.executable, scorer, "kwinput", corpus, inp], check=True)
+    with open(pred, "w") as f:
+        subprocess.run([sys.executable, "-m", "kg", "extract", inp], check=True, stdout=f)
+    official = subprocess.run([sys.executable, scorer, "kwscore", corpus, pred, "0"],
+                              capture_output=True, text=True).stdout
+    ours = subprocess.run([sys.executable, "-m", "kg", "eval", "keywords", corpus, "--pred", pred,
+                           "--json"], check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    off, mine = json.loads(official), json.loads(ours)
+    assert (off["present_keywords"], off["recalled"], off["recall_incl_rejected"]) == \
+        (mine["present_keywords"], mine["recalled"], mine["recall_incl_rejected"])
 
 
 @pytest.mark.skipif(span_model_dir() is None, reason="span model weights not installed")

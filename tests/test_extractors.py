@@ -1,9 +1,9 @@
 import pytest
 
 from extractors.acronyms import find_definitions
-from extractors.normalize import norm_key
 from extractors.pipeline import extract_corpus
-from kg.model import Paper
+from kg.core.model import Paper
+from kg.core.text import norm_key
 from tests.conftest import paper_id
 
 

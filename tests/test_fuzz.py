@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 # which hypothesis warns about when it happens during a test.
 import extractors.pipeline  # noqa: F401
 import visualizations.views  # noqa: F401
-from kg.errors import InputError
-from kg.model import Paper
-from kg.readers import read_corpus
+from kg.core.errors import InputError
+from kg.core.model import Paper
+from kg.core.readers import read_corpus
 from tests.guard import few  # also loads the hypothesis profile
 
 TEXT = st.characters(blacklist_categories=["Cs"])  # anything that can be UTF-8

@@ -9,10 +9,10 @@ import pyoxigraph as ox
 import pytest
 
 from extractors import pipeline
-from kg import rdf_file
-from kg import store as kg_store
-from kg.build import CACHE, build
-from kg.rdf_file import INDEX
+from kg.build import build
+from kg.core.layout import CACHE, INDEX
+from kg.stores import out as kg_store
+from kg.stores import rdf_file
 from tests.guard import store_quads
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "neurips2026-abstracts.txt"

@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.build import build
-from kg.errors import KGError, NotFoundError
-from kg.vocab import DCTERMS, SKOS, paper_iri
+from kg.core.errors import KGError, NotFoundError
+from kg.core.vocab import DCTERMS, SKOS, paper_iri
 from tests.guard import kg
 
 HOSTILE = [
@@ -104,7 +104,7 @@ def engine(request, hostile):
     if name == "python":
         return name, module, model
     if name == "sparql":
-        from kg.store import open_store
+        from kg.stores.out import open_store
 
         return name, module, open_store(out)
     bolt = request.getfixturevalue("bolt")
@@ -305,7 +305,7 @@ def test_viz_focus_on_missing_hostile_text_is_one_line(hostile, text, tmp_path):
 
 @given(text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=40))
 def test_any_text_finds_a_concept_or_nothing_in_sparql_and_python(hostile, text):
-    from kg.store import open_store
+    from kg.stores.out import open_store
     from queries import python as qp
     from queries import sparql as qs
 
@@ -322,8 +322,8 @@ def test_any_text_finds_a_concept_or_nothing_in_sparql_and_python(hostile, text)
 
 @given(text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=40))
 def test_sparql_literal_round_trips_any_text(hostile, text):
-    from kg.store import open_store
-    from queries.sparql_terms import literal
+    from kg.stores.out import open_store
+    from kg.stores.sparql_terms import literal
 
     out, _ = hostile
     store = open_store(out)

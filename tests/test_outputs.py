@@ -2,8 +2,8 @@ import re
 
 import rdflib
 
-from kg.store import open_graph
-from kg.vocab import sparql_prefixes
+from kg.core.vocab import sparql_prefixes
+from kg.stores.out import open_graph
 from tests.conftest import paper_id
 
 
@@ -36,6 +36,6 @@ def test_page_is_offline_and_escaped(example_out):
 
 
 def test_paper_link_count_counts_the_pairs_paper_links_lists(example_kg):
-    from kg.graph import paper_link_count, paper_links
+    from kg.stores.graph import paper_link_count, paper_links
 
     assert paper_link_count(example_kg) == len(paper_links(example_kg)) > 0

@@ -1,4 +1,4 @@
-"""``kg push`` and :mod:`kg.bolt` against a real Bolt server (see tests/servers_bolt.py)."""
+"""``kg push`` and :mod:`kg.stores.bolt` against a real Bolt server (see tests/servers_bolt.py)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from kg.bolt import connect, counts, push
-from kg.bolt_server import free_port
-from kg.errors import StoreError
-from kg.model import Concept, KnowledgeGraph, Mention, Paper
+from kg.core.errors import StoreError
+from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+from kg.stores.bolt import connect, counts, push
+from kg.stores.bolt_server import free_port
 
 
 def kg_cli(*args, env=None, check=True):

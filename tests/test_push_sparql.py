@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from kg.cli import cli
-from kg.errors import StoreError
-from kg.sparql_push import push
+from kg.core.errors import StoreError
+from kg.stores.sparql_push import push
 from tests.servers import free_port
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{g}> {{ ?s ?p ?o }} }}"

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from kg.errors import InputError
-from kg.readers import derive_title, read_corpus
+from kg.core.errors import InputError
+from kg.core.readers import derive_title, read_corpus
 from tests.conftest import EXAMPLE
 
 

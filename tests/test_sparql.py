@@ -13,8 +13,8 @@ import rdflib
 from click.testing import CliRunner
 
 from kg.cli import cli
-from kg.errors import NotFoundError
-from kg.store import load_model, open_graph, open_store
+from kg.core.errors import NotFoundError
+from kg.stores.out import load_model, open_graph, open_store
 from queries import python as qpy
 from queries import sparql as qs
 from tests.conftest import paper_id
@@ -201,7 +201,7 @@ def _validate(graph: rdflib.Graph, *, sparql_constraints: bool = True):
 
 def _sparql_constraints_hold(store: ox.Store) -> None:
     """The shape's SPARQL constraints, run by Oxigraph for all focus nodes at once."""
-    from kg.vocab import sparql_prefixes
+    from kg.core.vocab import sparql_prefixes
 
     shapes = rdflib.Graph().parse(SHAPE, format="turtle")
     selects = [str(q) for q in shapes.objects(None, SH.select)]

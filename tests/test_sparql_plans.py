@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from kg.store import open_store
+from kg.stores.out import open_store
 from queries import bridges as qbr
 from queries import bridges_sparql as qbs
 from queries import python as qpy

@@ -1,4 +1,4 @@
-"""User text reaches SPARQL only through queries.sparql_terms: it finds its term or nothing."""
+"""User text reaches SPARQL only through kg.stores.sparql_terms: it finds its term or nothing."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import rdflib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.errors import NotFoundError
-from kg.model import Concept, KnowledgeGraph, Mention, Paper
-from kg.rdf import triples
+from kg.core.errors import NotFoundError
+from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+from kg.stores.rdf import triples
+from kg.stores.sparql_terms import iri, literal, values
 from queries import python as qpy
 from queries import sparql as qs
-from queries.sparql_terms import iri, literal, values
 
 NASTY = [
     'a "quoted" label', "it's", "{braces}", "} } SELECT * WHERE { ?s ?p ?o", "back\\slash",
@@ -109,7 +109,7 @@ def test_iri_encodes_what_an_iri_may_not_contain(value):
 
 
 def test_iri_keeps_valid_iris_unchanged():
-    from kg.vocab import concept_iri, paper_iri
+    from kg.core.vocab import concept_iri, paper_iri
 
     for value in (concept_iri("graph-neural-network"), paper_iri('we"ird {id}\\'),
                   "https://example.org/ünï/ø?x=1#frag"):

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from kg.cli import cli
-from kg.errors import NotFoundError
-from kg.model import Concept, KnowledgeGraph, Mention, Paper
+from kg.core.errors import NotFoundError
+from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
 from tests.conftest import paper_id
 from visualizations.bridges import direct_bridges
 from visualizations.concept_map import concept_map_network

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 
 from pyvis.network import Network
 
-from kg.graph import concept_node, paper_node
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
+from kg.stores.graph import concept_node, paper_node
 from visualizations.details import concept_tooltip, first_evidence, mention_tooltip, paper_tooltip
 from visualizations.networks import _wrap, new_network
 from visualizations.style import SIDE_COLORS, node_size, short, snippet
@@ -35,7 +35,7 @@ def direct_bridges(kg: KnowledgeGraph, a: set[str], b: set[str]) -> list[dict]:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pqr"},
     ...                     mentions=[m("p", "gnn"), m("p", "llm"), m("q", "gnn")])
@@ -78,7 +78,7 @@ def bridge_network(
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pq"},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "llm")},

@@ -14,8 +14,8 @@ from itertools import combinations
 import networkx as nx
 from pyvis.network import Network
 
-from kg.graph import concept_node
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
+from kg.stores.graph import concept_node
 from visualizations.details import concept_tooltip, plural
 from visualizations.networks import new_network
 from visualizations.style import OTHER_COLOR, cluster_color, node_size, short
@@ -30,7 +30,7 @@ def cooccurrence(kg: KnowledgeGraph, concepts: set[str]) -> Counter[tuple[str, s
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Mention
+    >>> from kg.core.model import KnowledgeGraph, Mention
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(mentions=[m("p", "a"), m("p", "b"), m("q", "a"), m("q", "b")])
     >>> cooccurrence(kg, {"a", "b"})
@@ -83,7 +83,7 @@ def concept_map_network(
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pq"},
     ...                     concepts={c: Concept(c, c.upper()) for c in "abc"},

@@ -6,7 +6,7 @@ Everything here is plain text: the page puts it into the DOM with
 
 from __future__ import annotations
 
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
 from visualizations.style import short, snippet
 
 
@@ -33,7 +33,7 @@ def paper_tooltip(kg: KnowledgeGraph, pid: str) -> str:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Paper
+    >>> from kg.core.model import KnowledgeGraph, Paper
     >>> kg = KnowledgeGraph(papers={"p": Paper("p", "A title", "An abstract.", year=2018)})
     >>> print(paper_tooltip(kg, "p"))
     A title

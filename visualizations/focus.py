@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from pyvis.network import Network
 
-from kg.errors import Messages, NotFoundError
-from kg.graph import concept_node, paper_node
-from kg.model import KnowledgeGraph
+from kg.core.errors import Messages, NotFoundError
+from kg.core.model import KnowledgeGraph
+from kg.stores.graph import concept_node, paper_node
 from visualizations.details import first_evidence, mention_tooltip, plural
 from visualizations.networks import COMPACT_ABOVE, _concept, _paper, new_network
 from visualizations.style import snippet
@@ -40,7 +40,7 @@ def resolve_focus(kg: KnowledgeGraph, text: str) -> Focus:
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> kg = KnowledgeGraph(papers={"p1": Paper("p1", "On GNNs", "GNNs.")},
     ...     concepts={"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])},
     ...     mentions=[Mention("p1", "gnn", "abstract", 0, 4, "GNNs", "GNNs.", "acronym")])
@@ -73,7 +73,7 @@ def focus_network(
 
     Examples
     --------
-    >>> from kg.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in ("p", "q")},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "rl", "llm")},

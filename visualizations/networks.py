@@ -11,8 +11,8 @@ from collections import Counter
 
 from pyvis.network import Network
 
-from kg.graph import concept_node, paper_links, paper_node
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
+from kg.stores.graph import concept_node, paper_links, paper_node
 from visualizations.details import (
     concept_tooltip,
     first_evidence,
@@ -58,7 +58,7 @@ def select(
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
+    >>> from kg.core.model import KnowledgeGraph
     >>> select(KnowledgeGraph())
     ([], [])
     """
@@ -98,9 +98,9 @@ def paper_concept_network(
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Mention, Paper
+    >>> from kg.core.model import KnowledgeGraph, Mention, Paper
     >>> m = lambda p: Mention(p, "gnn", "abstract", 0, 3, "GNN", "GNN rocks.", "lexicon")
-    >>> from kg.model import Concept
+    >>> from kg.core.model import Concept
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "GNN rocks.") for p in "abc"},
     ...                     concepts={"gnn": Concept("gnn", "GNN", "method")},
     ...                     mentions=[m("a"), m("b")])

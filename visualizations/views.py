@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from kg.graph import paper_node
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
+from kg.stores.graph import paper_node
 from visualizations.bridges import bridge_legend, bridge_network
 from visualizations.concept_map import (
     DEFAULT_MAX_CONCEPTS,
@@ -38,7 +38,7 @@ def graph_view(
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
+    >>> from kg.core.model import KnowledgeGraph
     >>> graph_view(KnowledgeGraph()).title
     'Papers and the concepts they share'
     """
@@ -149,7 +149,7 @@ def make_view(kg: KnowledgeGraph, view: str, **options: object) -> View:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
+    >>> from kg.core.model import KnowledgeGraph
     >>> make_view(KnowledgeGraph(), "concepts").title
     'Concept map'
     """

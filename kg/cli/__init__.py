@@ -2,7 +2,7 @@
 
 Commands live in one module per topic (``kg.cli.build``, ``kg.cli.query`` …),
 each exposing a ``COMMANDS`` list; :data:`COMMAND_MODULES` registers them all in
-one place. Every :class:`~kg.errors.KGError` becomes one line on stderr and
+one place. Every :class:`~kg.core.errors.KGError` becomes one line on stderr and
 exit status 2; ``--debug`` shows the traceback instead.
 """
 
@@ -15,8 +15,8 @@ import sys
 import click
 
 from kg import __version__
-from kg.errors import KGError
-from kg.output import one_line
+from kg.core.errors import KGError
+from kg.core.output import one_line
 
 COMMAND_MODULES = [
     "kg.cli.build",

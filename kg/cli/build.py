@@ -96,7 +96,7 @@ def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
     from extractors.acceptance import Rejected
     from extractors.evaluation import predictions
     from extractors.pipeline import extract_corpus
-    from kg.readers import read_corpus
+    from kg.core.readers import read_corpus
 
     report = read_corpus(inputs, on_error="skip" if on_error == "skip" else "raise")
     rejected = Rejected()

@@ -17,8 +17,8 @@ from pathlib import Path
 import click
 
 from kg.cli.options import format_option, out_argument
-from kg.errors import Messages, QueryError
-from kg.output import emit
+from kg.core.errors import Messages, QueryError
+from kg.core.output import emit
 
 
 def _bolt_options(f):
@@ -47,9 +47,9 @@ def push(out: Path, uri: str | None, user: str | None, password: str | None,
     MENTIONS in batches: pushing again changes nothing, and re-running an
     interrupted push completes it.
     """
-    from kg import bolt
-    from kg.errors import StoreError
-    from kg.store import load_model
+    from kg.core.errors import StoreError
+    from kg.stores import bolt
+    from kg.stores.out import load_model
 
     kg = load_model(out)
     if not bolt.settings(uri)["uri"]:
@@ -114,7 +114,7 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
     kg cypher "MATCH (p:Paper)-[:MENTIONS]->(c:Concept {label: \\$l}) RETURN p.id" \\
         --param 'l="MinHash"'
     """
-    from kg import bolt
+    from kg.stores import bolt
 
     values = dict(_param(p) for p in params)
     if not query.strip():
@@ -143,10 +143,11 @@ def serve(out: Path, port: int, background: bool, stop: bool) -> None:
     neo4j drivers, 'kg cypher --uri'); Ctrl-C stops it. While it runs,
     'kg cypher --out OUT' uses it.
     """
-    from kg import bolt
-    from kg.bolt_server import forget_state, load_state, pid_alive, stop_server
-    from kg.errors import StoreError
-    from kg.store import MODEL, require_built
+    from kg.core.errors import StoreError
+    from kg.core.layout import MODEL
+    from kg.stores import bolt
+    from kg.stores.bolt_server import forget_state, load_state, pid_alive, stop_server
+    from kg.stores.out import require_built
 
     if stop:
         server = load_state(out)

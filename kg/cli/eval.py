@@ -87,20 +87,24 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
     """Recall of author keywords that appear in the title or abstract (PATH.jsonl).
 
     A keyword counts as recalled when it equals, ignoring case, plural and hyphens, a
-    mention text, a concept label or an alias that the toolkit returns for its paper.
+    mention text, a concept label or an alias that the graph keeps for its paper
+    (mentions marked ``"accepted": false`` do not count; the figure with them is shown
+    for comparison).
     """
     from extractors.evaluation import score_keywords
-    from kg.readers import read_corpus
+    from kg.core.readers import read_corpus
 
     papers = read_corpus([path]).papers
     preds = _preds(pred) if pred else _extract(papers, lexicons, span_model)
     s = score_keywords(papers, preds)
     if as_json:
         click.echo(json.dumps({"present_keywords": s.present, "recalled": s.recalled,
-                               "recall": round(s.recall, 3)}))
+                               "recall": round(s.recall, 3),
+                               "recall_incl_rejected": round(s.recall_incl_rejected, 3)}))
         return
     click.echo(f"keywords {path.name}: {s.papers} papers, {s.present} author keywords present "
-               f"in the text, {s.recalled} recalled: recall {s.recall:.3f}")
+               f"in the text, {s.recalled} recalled by what the graph keeps: recall "
+               f"{s.recall:.3f} ({s.recall_incl_rejected:.3f} counting rejected mentions)")
 
 
 COMMANDS = [eval_group]

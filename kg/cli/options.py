@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.output import FORMATS
+from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
 out_argument = click.argument(

@@ -9,12 +9,12 @@ from pathlib import Path
 import click
 
 from kg.cli.options import engine_option, format_option, out_argument
-from kg.model import CONCEPT_TYPES
-from kg.output import emit
+from kg.core.model import CONCEPT_TYPES
+from kg.core.output import emit
 
 
 def _model(out: Path):
-    from kg.store import load_model
+    from kg.stores.out import load_model
 
     return load_model(out)
 

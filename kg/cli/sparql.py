@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from kg.cli.options import engine_option, format_option, out_argument
-from kg.output import emit
+from kg.core.output import emit
 
 
 @click.command()
@@ -26,7 +26,7 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
     rdfs:, xsd:) are predefined. SELECT and ASK give a table, SPARQL results JSON
     or CSV; CONSTRUCT gives Turtle (table), JSON-LD (json) or N-Triples (csv).
     """
-    from kg.errors import Messages, QueryError
+    from kg.core.errors import Messages, QueryError
     from queries.raw import run_query
 
     if query is not None and file is not None:
@@ -124,7 +124,7 @@ def stats(out: Path, engine: str, fmt: str) -> None:
               help="Write to this file (default: standard output).")
 def export(out: Path, fmt: str, output: Path | None) -> None:
     """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML or CSV."""
-    from kg.export import export as do_export
+    from kg.stores.export import export as do_export
 
     if output is None:
         do_export(out, fmt, sys.stdout.buffer)
@@ -150,7 +150,7 @@ def export(out: Path, fmt: str, output: Path | None) -> None:
 def push_sparql(out: Path, endpoint: str, graph: str | None, method: str, user: str | None,
                 password: str | None) -> None:
     """Load the graph in OUT into a named graph of a SPARQL server, replacing it."""
-    from kg.sparql_push import DEFAULT_GRAPH, push
+    from kg.stores.sparql_push import DEFAULT_GRAPH, push
 
     graph = graph or DEFAULT_GRAPH
     n = push(out, endpoint, graph=graph, method=method, user=user, password=password)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kg.cli.options import out_argument
-from kg.errors import KGError, Messages
+from kg.core.errors import KGError, Messages
 
 
 class ViewOptionError(KGError):
@@ -36,7 +36,7 @@ def viz(out: Path, view: str | None, focus: str | None, depth: int,
         bridge: tuple[str, str] | None, min_papers: int, max_nodes: int | None,
         output: Path | None) -> None:
     """Write an interactive page of OUT: one HTML file that works offline."""
-    from kg.store import load_model
+    from kg.stores.out import load_model
     from visualizations.views import make_view, write_view
 
     view = view or ("focus" if focus else "bridge" if bridge else "graph")

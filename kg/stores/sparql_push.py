@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 import requests
 from requests.auth import HTTPBasicAuth, HTTPDigestAuth
 
-from kg.errors import Messages, StoreError
-from kg.vocab import BASE
-from queries.sparql_terms import iri
+from kg.core.errors import Messages, StoreError
+from kg.core.vocab import BASE
+from kg.stores.sparql_terms import iri
 
 DEFAULT_GRAPH = BASE + "graph"
 TIMEOUT = 300  # seconds; large graphs take a while to load
@@ -108,7 +108,7 @@ def push(out: str | Path, endpoint: str, *, graph: str = DEFAULT_GRAPH, method: 
     ...      user="dba", password="dba")  # doctest: +SKIP
     4234
     """
-    from kg.export import rdf_bytes
+    from kg.stores.export import rdf_bytes
 
     _check_iri(endpoint)
     _check_iri(graph)

@@ -2,7 +2,7 @@
 
 RDF formats are written from the Oxigraph store, triples sorted so the same
 build gives the same bytes. GraphML is the networkx view
-(:func:`kg.graph.to_networkx`: paper and concept nodes, ``mentions``,
+(:func:`kg.stores.graph.to_networkx`: paper and concept nodes, ``mentions``,
 ``broader`` and ``shares`` edges; list attributes are joined with ``"; "``
 and missing values left out, as GraphML has no null or list type). CSV is one
 table with a row per paper–concept link:
@@ -22,7 +22,7 @@ from typing import BinaryIO
 
 import pyoxigraph as ox
 
-from kg.vocab import PREFIXES
+from kg.core.vocab import PREFIXES
 
 FORMATS = ("turtle", "jsonld", "ntriples", "graphml", "csv")
 _RDF = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
@@ -33,7 +33,7 @@ CSV_COLUMNS = ["paper_id", "paper_title", "year", "venue", "concept_id", "concep
 
 def sorted_triples(out: Path) -> list[ox.Triple]:
     """Every triple of the store of ``out`` (default graph), in N-Triples order."""
-    from kg.store import open_store
+    from kg.stores.out import open_store
 
     store = open_store(Path(out))
     ts = [ox.Triple(q.subject, q.predicate, q.object)
@@ -51,8 +51,8 @@ def rdf_bytes(out: Path, fmt: str = "ntriples") -> bytes:
 def _graphml(out: Path, stream: BinaryIO) -> None:
     import networkx as nx
 
-    from kg.graph import to_networkx
-    from kg.store import load_model
+    from kg.stores.graph import to_networkx
+    from kg.stores.out import load_model
 
     g = to_networkx(load_model(Path(out)))
     for _, attrs in list(g.nodes(data=True)) + [(None, d) for *_, d in g.edges(data=True)]:
@@ -66,7 +66,7 @@ def _graphml(out: Path, stream: BinaryIO) -> None:
 
 def csv_rows(out: Path) -> list[dict]:
     """The rows of the CSV export (one per paper–concept link, by paper then concept id)."""
-    from kg.store import load_model
+    from kg.stores.out import load_model
 
     kg = load_model(Path(out))
     first: dict[tuple[str, str], str] = {}

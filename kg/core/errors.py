@@ -71,7 +71,7 @@ class Messages:
     SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
     BAD_LEXICON = "lexicon {path}: {detail}"
-    # SPARQL (queries.sparql, kg.cli.sparql, kg.export, kg.sparql_push)
+    # SPARQL (queries.sparql, kg.cli.sparql, kg.stores.export, kg.stores.sparql_push)
     NO_PATH = "no path links '{a}' and '{b}' through papers"
     SPARQL_SYNTAX = "SPARQL syntax error: {detail}"
     SPARQL_FAILED = "SPARQL query failed: {detail}"
@@ -83,7 +83,7 @@ class Messages:
                            "(--user, --password)")
     ENDPOINT_FAILED = "the SPARQL endpoint {url} answered HTTP {status}: {detail}"
     BAD_IRI = "not an absolute http(s) IRI: '{iri}'"
-    # Bolt / Cypher (kg.bolt, kg.bolt_server, kg.cli.cypher)
+    # Bolt / Cypher (kg.stores.bolt, kg.stores.bolt_server, kg.cli.cypher)
     NO_ARCADEDB = ("no local Bolt server available: the 'arcadedb-embedded' package (with its "
                    "bundled Java runtime) is not installed; pip install arcadedb-embedded, or pass "
                    "--uri")

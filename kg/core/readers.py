@@ -1,8 +1,8 @@
-"""Corpus readers: plain text, JSON Lines and CSV, all yielding :class:`~kg.model.Paper`.
+"""Corpus readers: plain text, JSON Lines and CSV, all yielding :class:`~kg.core.model.Paper`.
 
 Readers are registered by file suffix in :data:`READERS`; :func:`read_corpus`
 picks one per file, checks every record and stops on the first bad one with an
-:class:`~kg.errors.InputError` naming the file and line (or, with
+:class:`~kg.core.errors.InputError` naming the file and line (or, with
 ``on_error="skip"``, records it and goes on).
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.errors import InputError, Messages
-from kg.model import Paper
+from kg.core.errors import InputError, Messages
+from kg.core.model import Paper
 
 TITLE_MAX = 100
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")

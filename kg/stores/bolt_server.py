@@ -29,7 +29,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from kg.errors import Messages, StoreError
+from kg.core.errors import Messages, StoreError
 
 #: The database that a local server creates at start and the graph is loaded into.
 DEFAULT_DATABASE = "kg"

@@ -88,7 +88,7 @@ def iri(value: str) -> str:
     """``<value>`` with every character that an IRI may not contain %-encoded.
 
     Characters allowed in IRIs (including non-ASCII letters) are kept, so an
-    IRI written by :mod:`kg.vocab` comes back unchanged.
+    IRI written by :mod:`kg.core.vocab` comes back unchanged.
 
     Examples
     --------

@@ -6,7 +6,7 @@ concept links: they change only with the paper and its mentions). ``graph-index.
 records where each block lies and a key of what it was made from
 (:func:`paper_key`). A build into an existing ``OUT`` copies the bytes of every paper
 block whose key is unchanged instead of generating them again, and
-:func:`kg.store.write_rdf` updates a copy of the previous store by the difference
+:func:`kg.stores.out.write_rdf` updates a copy of the previous store by the difference
 instead of loading every triple. The bytes are the same as a build from scratch.
 """
 
@@ -21,14 +21,11 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.model import KnowledgeGraph
-from kg.rdf import corpus_triples, paper_block
-from kg.vocab import PREFIXES
+from kg.core.layout import INDEX, STORE_FILES, TURTLE
+from kg.core.model import KnowledgeGraph
+from kg.core.vocab import PREFIXES
+from kg.stores.rdf import corpus_triples, paper_block
 
-INDEX = "graph-index.json"
-#: The store's files as the build left them: a later build reuses the store only if
-#: nothing has written to it since.
-STORE_FILES = "store-files.json"
 #: Bump when the RDF form of a paper block changes: older indexes are then ignored.
 FORMAT = 1
 
@@ -61,8 +58,6 @@ class TurtleIndex:
     @classmethod
     def read(cls, out: Path) -> TurtleIndex | None:
         """The index of ``out/graph.ttl``, or ``None`` if it is missing, stale or unreadable."""
-        from kg.store import TURTLE
-
         try:
             data = json.loads((out / INDEX).read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
@@ -137,8 +132,6 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
     ``previous`` is an earlier ``OUT``; blocks of papers whose :func:`paper_key` is
     unchanged are copied from its ``graph.ttl``.
     """
-    from kg.store import TURTLE
-
     old = TurtleIndex.read(previous) if previous is not None else None
     made = list(corpus_triples(kg))
     corpus = turtle(made)

@@ -1,4 +1,4 @@
-"""The RDF form of a :class:`~kg.model.KnowledgeGraph` (see ``docs/rdf-model.md``).
+"""The RDF form of a :class:`~kg.core.model.KnowledgeGraph` (see ``docs/rdf-model.md``).
 
 Papers are ``schema:ScholarlyArticle`` with Dublin Core metadata and
 ``dcterms:subject`` links to the concepts they mention; concepts are
@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from kg.model import KnowledgeGraph
-from kg.vocab import (
+from kg.core.model import KnowledgeGraph
+from kg.core.vocab import (
     DATASET,
     DCTERMS,
     KGV,
@@ -200,7 +200,7 @@ def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
 def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
     """The triples of one paper: the paper, its mentions and its concept links.
 
-    They depend on the paper and its mentions only (see :func:`kg.rdf_file.paper_key`).
+    They depend on the paper and its mentions only (see :func:`kg.stores.rdf_file.paper_key`).
     """
     yield from paper_triples(kg, pid)
     yield from mention_triples(kg, pid)

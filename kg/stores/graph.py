@@ -1,4 +1,4 @@
-"""The networkx view of a :class:`~kg.model.KnowledgeGraph`.
+"""The networkx view of a :class:`~kg.core.model.KnowledgeGraph`.
 
 Node ids are ``"paper:ID"`` and ``"concept:ID"``. Papers link to the concepts
 they mention (``count``, ``evidence``), concepts to broader concepts, and
@@ -16,7 +16,7 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
-from kg.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph
 
 
 def paper_node(paper_id: str) -> str:
@@ -52,7 +52,7 @@ def paper_links(
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Paper, Mention
+    >>> from kg.core.model import KnowledgeGraph, Paper, Mention
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x") for p in "abc"},
     ...                     mentions=[m("a", "gnn"), m("b", "gnn")])
@@ -76,7 +76,7 @@ def paper_link_count(kg: KnowledgeGraph) -> int:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph, Paper, Mention
+    >>> from kg.core.model import KnowledgeGraph, Paper, Mention
     >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
     >>> paper_link_count(KnowledgeGraph(papers={p: Paper(p, p, "x") for p in "abc"},
     ...                                 mentions=[m("a", "gnn"), m("b", "gnn"), m("c", "x")]))
@@ -105,7 +105,7 @@ def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
 
     Examples
     --------
-    >>> from kg.model import KnowledgeGraph
+    >>> from kg.core.model import KnowledgeGraph
     >>> to_networkx(KnowledgeGraph()).number_of_nodes()
     0
     """

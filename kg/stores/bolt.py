@@ -1,4 +1,6 @@
-"""The property graph on a Bolt server (Neo4j 5, or the local ArcadeDB of :mod:`kg.bolt_server`).
+"""The property graph on a Bolt server (Neo4j 5, or the local ArcadeDB server).
+
+The local server: :mod:`kg.stores.bolt_server`.
 
 Schema (see ``docs/property-graph.md``)::
 
@@ -12,7 +14,7 @@ at query time); ``evidence`` lists the distinct sentences of the mentions in tex
 order and ``first`` is the rank of the first one among the paper's mentions
 (see :func:`mention_rows`); ``title`` counts the mentions in the title.
 
-:func:`push` writes a :class:`~kg.model.KnowledgeGraph` with batched
+:func:`push` writes a :class:`~kg.core.model.KnowledgeGraph` with batched
 ``UNWIND $rows … MERGE`` statements, each batch in its own managed write
 transaction: pushing twice changes nothing, and a push that was interrupted is
 completed by running it again. Values always travel as parameters.
@@ -27,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.errors import Messages, QueryError, StoreError
-from kg.model import KnowledgeGraph
+from kg.core.errors import Messages, QueryError, StoreError
+from kg.core.model import KnowledgeGraph
 
 #: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
 ENV = {"uri": "NEO4J_URI", "user": "NEO4J_USER", "password": "NEO4J_PASSWORD",
@@ -118,7 +120,7 @@ class BoltGraph:
 
 @contextlib.contextmanager
 def bolt_errors(uri: str, database: str | None, *, user_query: bool = False) -> Iterator[None]:
-    """Turn driver exceptions into one-line :class:`~kg.errors.KGError` messages."""
+    """Turn driver exceptions into one-line :class:`~kg.core.errors.KGError` messages."""
     from neo4j.exceptions import (
         AuthError,
         ClientError,
@@ -306,7 +308,7 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
     Parameters
     ----------
     kg : KnowledgeGraph
-        The model (``kg.store.load_model(OUT)``).
+        The model (``kg.stores.out.load_model(OUT)``).
     graph : BoltGraph
         Where to write (:func:`connect`).
     batch_size : int
@@ -324,7 +326,7 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
 
     Examples
     --------
-    >>> from kg.store import load_model
+    >>> from kg.stores.out import load_model
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     push(load_model("kg-out"), g)
     {'concepts': 152, 'papers': 19, 'broader': 161, 'mentions': 125}
@@ -376,7 +378,7 @@ def _state_lock(out: Path) -> Iterator[None]:
     """Serialise starting/loading the local server of ``out`` between processes."""
     import fcntl
 
-    from kg.bolt_server import state_dir
+    from kg.stores.bolt_server import state_dir
 
     folder = state_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -390,8 +392,9 @@ def _state_lock(out: Path) -> Iterator[None]:
 
 def load_served(server: Any, out: Path, *, progress: bool = False) -> BoltGraph:
     """Connect to ``server`` and make it hold the graph of ``out`` (pushed if it changed)."""
-    from kg.bolt_server import file_sha256, save_state
-    from kg.store import MODEL, load_model, require_built
+    from kg.core.layout import MODEL
+    from kg.stores.bolt_server import file_sha256, save_state
+    from kg.stores.out import load_model, require_built
 
     require_built(out, MODEL)
     sha = file_sha256(out / MODEL)
@@ -414,7 +417,7 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
                 progress: bool = False) -> tuple[BoltGraph, Any]:
     """The graph of the build folder ``out`` on its local Bolt server.
 
-    Uses the server remembered for ``out`` (see :mod:`kg.bolt_server`); when there
+    Uses the server remembered for ``out`` (see :mod:`kg.stores.bolt_server`); when there
     is none and ``start``, starts one in the background (it keeps running after
     this process ends: stop it with ``kg serve OUT --stop``). The graph is
     pushed again whenever ``model.json`` changed since it was loaded.
@@ -436,8 +439,9 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
     >>> g.run("MATCH (p:Paper) RETURN count(p) AS n")  # doctest: +SKIP
     [{'n': 19}]
     """
-    from kg.bolt_server import load_state, save_state, start_server, state_dir
-    from kg.store import MODEL, require_built
+    from kg.core.layout import MODEL
+    from kg.stores.bolt_server import load_state, save_state, start_server, state_dir
+    from kg.stores.out import require_built
 
     out = Path(out)
     require_built(out, MODEL)

@@ -1,24 +1,4 @@
-"""Writing and opening a built graph folder (``OUT``).
-
-``OUT`` holds:
-
-``model.json``
-    the in-memory model, for the Python (networkx) engine and incremental work;
-``graph.ttl``
-    the RDF graph in Turtle, and ``graph-index.json``, where each paper's block lies
-    in it (:mod:`kg.rdf_file`: the next build reuses unchanged blocks);
-``store/``
-    the same triples in an embedded on-disk Oxigraph store, opened through
-    ``oxrdflib`` so rdflib code can query it, and ``store-files.json``, its files as
-    the build left them (the next build copies the store only if nothing wrote to it);
-``graph.html``
-    the default interactive page;
-``manifest.json``
-    counts and the tool version;
-``extract-cache.json``, ``extract-tokens.npy``
-    what extraction found per text that the next build can reuse
-    (:mod:`extractors.text_cache`).
-"""
+"""Writing and opening a built graph folder (``OUT``; its files: :mod:`kg.core.layout`)."""
 
 from __future__ import annotations
 
@@ -30,19 +10,15 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
-from kg.errors import Messages, StoreError
-from kg.model import KnowledgeGraph
-from kg.rdf_file import Written, parse_block, remember_store, store_unchanged, write_turtle
-from kg.vocab import PREFIXES
+from kg.core.errors import Messages, StoreError
+from kg.core.layout import MANIFEST, MODEL, STORE, TURTLE
+from kg.core.model import KnowledgeGraph
+from kg.core.vocab import PREFIXES
+from kg.stores.rdf_file import Written, parse_block, remember_store, store_unchanged, write_turtle
 
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_graph needs it
     import rdflib
 
-MODEL = "model.json"
-TURTLE = "graph.ttl"
-STORE = "store"
-PAGE = "graph.html"
-MANIFEST = "manifest.json"
 
 _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
@@ -52,7 +28,7 @@ def write_rdf(kg: KnowledgeGraph, out: Path, *, previous: Path | None = None) ->
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
     The store is bulk-loaded from ``graph.ttl``. ``previous`` (an earlier ``OUT``) lends
-    its unchanged paper blocks (:mod:`kg.rdf_file`) and a copy of its store, changed by
+    its unchanged paper blocks (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by
     the difference only.
     """
     written = write_turtle(kg, out / TURTLE, previous=previous)

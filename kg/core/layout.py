@@ -1,0 +1,36 @@
+"""The files of a built ``OUT`` folder: one name each, known to every layer.
+
+``model.json``
+    the in-memory model, for the Python engine and incremental builds;
+``graph.ttl``
+    the RDF graph in Turtle, and ``graph-index.json``, where each paper's block lies
+    in it (:mod:`kg.stores.rdf_file`: the next build reuses unchanged blocks);
+``store/``
+    the same triples in an embedded on-disk Oxigraph store, and ``store-files.json``,
+    its files as the build left them (the next build copies the store only if nothing
+    wrote to it);
+``graph.html``
+    the default interactive page;
+``manifest.json``
+    counts and the tool version;
+``extract-cache.json``, ``extract-tokens.npy``
+    what extraction found per text that the next build can reuse
+    (:mod:`extractors.text_cache`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CACHE", "INDEX", "MANIFEST", "MODEL", "PAGE", "STORE", "STORE_FILES", "TOKENS",
+           "TURTLE"]
+
+MODEL = "model.json"
+TURTLE = "graph.ttl"
+INDEX = "graph-index.json"
+STORE = "store"
+#: The store's files as the build left them: a later build reuses the store only if
+#: nothing has written to it since.
+STORE_FILES = "store-files.json"
+PAGE = "graph.html"
+MANIFEST = "manifest.json"
+CACHE = "extract-cache.json"
+TOKENS = "extract-tokens.npy"
