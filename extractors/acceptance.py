@@ -46,7 +46,7 @@ from spacy.util import registry
 
 from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, _words
 from kg.core.model import Concept, Mention
-from kg.core.text import norm_key
+from kg.core.text import norm_key, plural
 
 #: Origins whose concepts are curated or announced by the authors: always accepted.
 TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
@@ -93,17 +93,9 @@ specialize specialise push force favor favour underlie underperform distinguish 
 """))
 
 
-def _s_form(stem: str) -> str:
-    if stem.endswith("y") and stem[-2:-1] not in "aeiou":
-        return stem[:-1] + "ies"
-    if stem.endswith(("s", "sh", "ch", "x", "z")):
-        return stem + "es"
-    return stem + "s"
-
-
-LEADING_VERBS = frozenset(_VERB_STEMS) | frozenset(_s_form(v) for v in _VERB_STEMS)
+LEADING_VERBS = frozenset(_VERB_STEMS) | frozenset(plural(v) for v in _VERB_STEMS)
 #: Finite verbs, auxiliaries and modals that never sit inside a term.
-FINITE_VERBS = frozenset(_s_form(v) for v in _VERB_STEMS) | _words("""
+FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | _words("""
 grow vary contribute introduce characterize govern alleviate obscure solve beat lack
 is are was were be been being can could may might will would should must does do did
 has have had""")

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from spacy.language import Language
@@ -24,24 +23,10 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from kg.core.text import british_variant, plural_last
+
 SPANS_KEY = "kg_concepts"
 MAX_HYPHEN_WORDS = 4  # hyphenation variants are generated for phrases up to this long
-
-
-def plural(word: str) -> str:
-    """English plural of a singular word.
-
-    >>> [plural(w) for w in ["model", "property", "process", "approach", "GNN"]]
-    ['models', 'properties', 'processes', 'approaches', 'GNNs']
-    """
-    lw = word.lower()
-    if word.isupper():
-        return word + "s"
-    if lw.endswith("y") and len(lw) > 2 and lw[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    if lw.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    return word + "s"
 
 
 def surface_variants(form: str) -> set[str]:
@@ -64,32 +49,7 @@ def surface_variants(form: str) -> set[str]:
             for i, w in enumerate(words[1:]):
                 joined += ("-" if mask >> i & 1 else " ") + w
             forms.add(joined)
-    out = set()
-    for f in forms:
-        out.add(f)
-        head, _, last = f.rpartition(" ")
-        if last and last[-1].isalpha() and not last.endswith(("ss", "us", "is")):
-            out.add(f"{head} {plural(last)}".strip())
-    return out
-
-
-_AMERICAN = [
-    (re.compile(r"iz(e|es|ed|er|ers|ing|ation|ations)\b"), r"is\1"),
-    (re.compile(r"(analy|paraly)z(e|es|ed|ing)\b"), r"\1s\2"),
-    (re.compile(r"(model|label|signal|level|channel)(ing|ed)\b"), r"\1l\2"),
-    (re.compile(r"\b(behavi|neighb|col)or"), r"\1our"),
-]
-
-
-def british_variant(form: str) -> str:
-    """The British spelling of an American phrase (the same phrase when there is none).
-
-    >>> british_variant("batch normalization"), british_variant("neighborhood modeling")
-    ('batch normalisation', 'neighbourhood modelling')
-    """
-    for pattern, repl in _AMERICAN:
-        form = pattern.sub(repl, form)
-    return form
+    return forms | {plural_last(f) for f in forms}
 
 
 class ConceptMatcher:

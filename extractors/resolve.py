@@ -42,7 +42,14 @@ from spacy.vocab import Vocab
 from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
 from extractors.generic import concept_words, is_generic
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
-from kg.core.text import acronym_key, display_label, near_duplicate, norm_key, slug
+from kg.core.text import (
+    acronym_key,
+    display_label,
+    near_duplicate,
+    norm_key,
+    plural_last,
+    slug,
+)
 
 #: Lexicon matches inside a longer model term (the ``nested`` option): "modifier" keeps
 #: those that are not its head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive
@@ -459,15 +466,6 @@ def _is_name_word(form: str) -> bool:
     return " " not in form and bool(_NAME_LIKE.search(form)) and not form.islower()
 
 
-def _plural_last(form: str) -> str:
-    from extractors.components import plural
-
-    head, _, last = form.rpartition(" ")
-    if not last or not last[-1].isalpha() or last.endswith(("ss", "us", "is")):
-        return form
-    return f"{head} {plural(last)}".strip()
-
-
 def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
               concepts: dict[str, Concept], tokenizer, *,
               nested: str = "modifier") -> list[Mention]:
@@ -490,7 +488,7 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
         forms: dict[str, list[str]] = {"LOWER": [], "ORTH": []}
         for form in (c.label, *c.aliases):
             spaced = form.replace("-", " ")
-            for v in {form, spaced, _plural_last(form), _plural_last(spaced)}:
+            for v in {form, spaced, plural_last(form), plural_last(spaced)}:
                 attr = "ORTH" if _is_name_word(v) else "LOWER"
                 key = v if attr == "ORTH" else v.lower()
                 if key not in seen and not is_generic(v):

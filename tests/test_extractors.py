@@ -3,7 +3,7 @@ import pytest
 from extractors.acronyms import find_definitions
 from extractors.pipeline import extract_corpus
 from kg.core.model import Paper
-from kg.core.text import norm_key
+from kg.core.text import american, british_variant, norm_key
 from tests.conftest import paper_id
 
 
@@ -61,6 +61,18 @@ def test_acronym_definitions():
 def test_norm_key_folds_case_plural_and_hyphens():
     assert norm_key("Bias-Variance Tradeoffs") == norm_key("bias variance tradeoff")
     assert norm_key("processes") == "process" and norm_key("analysis") == "analysis"
+
+
+@pytest.mark.parametrize("word", [
+    "normalization", "regularizations", "optimizer", "tokenizing", "summarized", "modeling",
+    "labeled", "signaled", "channeling", "behavior", "behaviors", "neighborhood", "colors",
+    "analyze", "analyzed", "paralyzing",
+])
+def test_british_variant_and_american_are_inverse(word):
+    # the matcher adds british_variant spellings, norm_key folds them back with american:
+    # the two rule tables live side by side in kg.core.text and must stay inverse
+    assert british_variant(word) != word
+    assert american(british_variant(word)) == word
 
 
 def test_calibration_paper_concepts(example_kg):

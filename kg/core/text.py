@@ -36,6 +36,15 @@ _BRITISH = [
     (re.compile(r"^catalogue(s)?$"), r"catalog\1"),
     (re.compile(r"^grey$"), "gray"),
 ]
+# American -> British spellings of whole phrases, so a matcher that knows "batch
+# normalization" also finds "batch normalisation". Keep it the inverse of _BRITISH on the
+# words both cover (tests/test_extractors.py checks american(british_variant(w)) == w).
+_AMERICAN = [
+    (re.compile(r"iz(e|es|ed|er|ers|ing|ation|ations)\b"), r"is\1"),
+    (re.compile(r"(analy|paraly)z(e|es|ed|ing)\b"), r"\1s\2"),
+    (re.compile(r"(model|label|signal|level|channel)(ing|ed)\b"), r"\1l\2"),
+    (re.compile(r"\b(behavi|neighb|col)or"), r"\1our"),
+]
 _DASHES = re.compile(r"[\u2010-\u2015\u2212_/-]+")
 _NON_WORD = re.compile(r"[^\w\s]+")
 _SPACES = re.compile(r"\s+")
@@ -54,6 +63,48 @@ def american(word: str) -> str:
         if pattern.match(word):
             return pattern.sub(repl, word)
     return word
+
+
+def british_variant(form: str) -> str:
+    """The British spelling of an American phrase (the same phrase when there is none).
+
+    >>> british_variant("batch normalization"), british_variant("neighborhood modeling")
+    ('batch normalisation', 'neighbourhood modelling')
+    """
+    for pattern, repl in _AMERICAN:
+        form = pattern.sub(repl, form)
+    return form
+
+
+def plural(word: str) -> str:
+    """English plural of a singular word (also the -s form of a verb: "vary" → "varies").
+
+    >>> [plural(w) for w in ["model", "property", "process", "approach", "GNN"]]
+    ['models', 'properties', 'processes', 'approaches', 'GNNs']
+    """
+    lw = word.lower()
+    if word.isupper():
+        return word + "s"
+    if lw.endswith("y") and len(lw) > 2 and lw[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if lw.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def plural_last(phrase: str) -> str:
+    """``phrase`` with its last word in the plural; unchanged when that word takes none.
+
+    A last word that does not end in a letter, or ends like a singular in -s ("loss",
+    "corpus", "analysis"), is left as it is.
+
+    >>> plural_last("graph neural network"), plural_last("graph analysis"), plural_last("ResNet-50")
+    ('graph neural networks', 'graph analysis', 'ResNet-50')
+    """
+    head, _, last = phrase.rpartition(" ")
+    if not last or not last[-1].isalpha() or last.endswith(("ss", "us", "is")):
+        return phrase
+    return f"{head} {plural(last)}".strip()
 
 
 @lru_cache(maxsize=200_000)
