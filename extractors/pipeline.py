@@ -15,11 +15,8 @@ The flow is corpus-level on purpose:
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -39,6 +36,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.resolve import DocSpans, resolve_corpus, token_doc
 from extractors.text_cache import TextRecord, pipeline_fingerprint
+from extractors.workers import can_fork, fork_pool
 from kg.core.collect import fewer_collections
 from kg.core.model import KnowledgeGraph, Paper
 
@@ -227,12 +225,6 @@ def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> Con
     return table
 
 
-def _ignore_signals() -> None:
-    # the parent handles Ctrl-C and SIGTERM and terminates the pool
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _run(nlp: Language, texts: list, indices: list[int], records: dict[int, TextRecord],
          batch_size: int = BATCH_SIZE) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
     """``(index, DocSpans, TextRecord)`` for ``texts[indices]``.
@@ -269,8 +261,7 @@ def _pipe_forked(nlp: Language, texts: list, records: dict[int, TextRecord], n_p
     order = [i for i in range(len(texts)) if i not in records] + sorted(records)
     chunks = [order[k:k + WORKER_CHUNK] for k in range(0, len(order), WORKER_CHUNK)]
     try:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(n_process, initializer=_ignore_signals) as pool:
+        with fork_pool(n_process) as pool:
             for result in pool.imap(_extract_chunk, chunks):
                 yield from result
     finally:
@@ -357,9 +348,8 @@ def extract_corpus(
         from tqdm import tqdm
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
-    # forking a process that runs other threads can deadlock them: then stay in one process
-    if (n_process > 1 and "fork" in multiprocessing.get_all_start_methods()
-            and threading.active_count() == 1):
+    # one process where forking is impossible or unsafe (other threads run)
+    if n_process > 1 and can_fork():
         results = _pipe_forked(nlp, texts, records, n_process, batch_size)
     else:
         results = _run(nlp, texts, list(range(len(texts))), records, batch_size)

@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import multiprocessing
 import os
 import re
-import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -41,6 +39,7 @@ from spacy.vocab import Vocab
 
 from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
 from extractors.generic import concept_words, is_generic
+from extractors.workers import can_fork, fork_pool
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
     acronym_key,
@@ -554,17 +553,13 @@ class _Propagation:
     def run(self) -> list[list[Mention]]:
         """:meth:`doc_mentions` of every text, in order; forked workers for large corpora."""
         n = len(self.found)
-        if (n < PROPAGATE_FORK_MIN or (os.cpu_count() or 1) < 2 or threading.active_count() > 1
-                or "fork" not in multiprocessing.get_all_start_methods()):
+        if n < PROPAGATE_FORK_MIN or (os.cpu_count() or 1) < 2 or not can_fork():
             return [self.doc_mentions(i) for i in range(n)]
-        from extractors.pipeline import _ignore_signals
-
         global _FORK_WORK
         _FORK_WORK = self
         step = -(-n // 16)
         try:
-            with multiprocessing.get_context("fork").Pool(
-                    2, initializer=_ignore_signals) as pool:
+            with fork_pool(2) as pool:
                 parts = pool.map(_propagate_range, [range(k, min(k + step, n))
                                                     for k in range(0, n, step)])
         finally:
