@@ -48,7 +48,7 @@ def main() -> int:
 
     import spacy
 
-    from extractors.pipeline import _texts
+    from extractors.pipeline import field_texts as _texts
     from kg.core.readers import read_corpus
 
     papers = read_corpus([args.corpus]).papers

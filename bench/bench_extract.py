@@ -34,7 +34,8 @@ def main() -> int:
 
     import spacy
 
-    from extractors.pipeline import _texts, extract_corpus, span_model_dir
+    from extractors.pipeline import extract_corpus, span_model_dir
+    from extractors.pipeline import field_texts as _texts
     from kg.core.readers import read_corpus
 
     papers = read_corpus([args.corpus]).papers

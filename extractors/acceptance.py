@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from spacy.util import registry
 
-from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, _words
+from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, word_set
 from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
@@ -52,7 +52,7 @@ from kg.core.text import norm_key, plural
 TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
 
 #: Heads that make a one-paper term technical enough to keep.
-TECHNICAL_HEADS = _words("""
+TECHNICAL_HEADS = word_set("""
 model network net method algorithm estimator learning regression classification attention
 transformer distillation optimization inference sampling kernel loss benchmark dataset corpus
 encoder decoder autoencoder classifier embedding descent bound theorem divergence entropy
@@ -65,14 +65,14 @@ captioning localization tagging
 """)
 
 #: Heads of datasets: a model-only "dataset" needs one (or to be a name).
-DATASET_HEADS = _words("""dataset benchmark corpus treebank database suite collection
+DATASET_HEADS = word_set("""dataset benchmark corpus treebank database suite collection
 data recording recordings images videos""")
 
 #: Heads so generic that the words before them must name something ("AI model").
-VAGUE_HEADS = GENERIC_HEADS | _words("benchmark dataset network net data")
+VAGUE_HEADS = GENERIC_HEADS | word_set("benchmark dataset network net data")
 
 #: Nouns in -ing that do start terms ("learning rate", "sampling method").
-NOMINAL_ING = _words("""
+NOMINAL_ING = word_set("""
 learning training sampling clustering hashing embedding matching boosting bagging pooling
 padding pruning modeling modelling reasoning planning tracking parsing tagging labeling
 labelling ranking forecasting computing processing mining subsampling encoding coding
@@ -81,7 +81,7 @@ smoothing filtering reweighting meta-learning self-training multitasking thresho
 """)
 
 #: Verbs that never start a term (base and -s forms; imperative or infinitive clauses).
-_VERB_STEMS = sorted(_words("""
+_VERB_STEMS = sorted(word_set("""
 align use learn train improve reduce increase decrease show prove find propose introduce
 present provide achieve outperform enable allow require yield obtain derive compute estimate
 capture construct mitigate leverage analyze analyse investigate explain study balance lack
@@ -95,11 +95,11 @@ specialize specialise push force favor favour underlie underperform distinguish 
 
 LEADING_VERBS = frozenset(_VERB_STEMS) | frozenset(plural(v) for v in _VERB_STEMS)
 #: Finite verbs, auxiliaries and modals that never sit inside a term.
-FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | _words("""
+FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | word_set("""
 grow vary contribute introduce characterize govern alleviate obscure solve beat lack
 is are was were be been being can could may might will would should must does do did
 has have had""")
-_CONJUNCTIONS = _words("and or but nor versus & \\&")
+_CONJUNCTIONS = word_set("and or but nor versus & \\&")
 _ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
 _NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")
 _BAD_CHARS = re.compile(r"[,;:()\[\]\\{}\"]|\bvs\b")

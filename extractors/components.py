@@ -23,6 +23,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from extractors.patterns import CoinedNameMatcher
 from kg.core.text import british_variant, plural_last
 
 SPANS_KEY = "kg_concepts"
@@ -104,6 +105,4 @@ def make_concept_matcher(nlp: Language, name: str) -> ConceptMatcher:
 @Language.factory("kg_coined_names")
 def make_coined_names(nlp: Language, name: str):
     """Factory for :class:`extractors.patterns.CoinedNameMatcher` ("we propose DeepFoo")."""
-    from extractors.patterns import CoinedNameMatcher
-
     return CoinedNameMatcher(nlp, name)

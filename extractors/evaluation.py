@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.acceptance import Rejected
-from kg.core.model import KnowledgeGraph, Paper
+from kg.core.model import KnowledgeGraph, Paper, sorted_mentions
+from kg.core.text import norm_key
 
 _BR = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
        "``": '"', "''": '"'}
@@ -140,8 +141,6 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     learning" in "model-free reinforcement learning") is reported typed ``"generic"``:
     span scorers skip it (SciERC never nests terms).
     """
-    from kg.core.model import sorted_mentions
-
     extra = rejected.mentions if rejected is not None else []
     concepts = {**(rejected.concepts if rejected is not None else {}), **graph.concepts}
     by_paper: dict[str, list] = {}
@@ -187,8 +186,6 @@ def named_broader(graph: KnowledgeGraph, paper_id: str, concept_ids: Iterable[st
     >>> named_broader(g, "p", ["drl"])
     ['rl']
     """
-    from kg.core.text import norm_key
-
     p = graph.papers[paper_id]
     text = f" {norm_key(p.title + ' ' + p.abstract)} "
     own = set(concept_ids)

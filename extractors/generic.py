@@ -12,25 +12,30 @@ from __future__ import annotations
 import re
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``: word lists are written as one string.
+
+    >>> sorted(word_set(" model  method model "))
+    ['method', 'model']
+    """
     return frozenset(text.split())
 
 
 #: Leading words that are never part of a concept's name.
-DETERMINERS = _words("""
+DETERMINERS = word_set("""
 a an the this that these those our their its his her my your we us such each every any
 both either neither some several many various other another same certain given whose which
 all most more few no
 """)
 
 #: Pronouns: a span made of these is a reference, not a term.
-PRONOUNS = _words("""
+PRONOUNS = word_set("""
 it they them we us he she one ones itself themselves ourselves which that this these those
 what who whom
 """)
 
 #: Head words that, with nothing specific before them, name no particular idea.
-GENERIC_HEADS = _words("""
+GENERIC_HEADS = word_set("""
 method methods approach approaches model models system systems framework frameworks
 algorithm algorithms technique techniques problem problems task tasks result results
 work works paper papers study studies solution solutions procedure procedures scheme schemes
@@ -55,7 +60,7 @@ alternative alternatives counterpart counterparts technique implementation imple
 """)
 
 #: Modifiers that do not make a generic head specific ("a novel method", "existing approaches").
-LIGHT_MODIFIERS = _words("""
+LIGHT_MODIFIERS = word_set("""
 novel new proposed existing previous prior current standard simple general different various
 several same other first second third final overall efficient effective powerful popular
 common typical traditional conventional classical classic modern recent state-of-the-art
@@ -68,7 +73,7 @@ practical real real-world future past well-known widely used widely-used
 """)
 
 #: Single words too common in abstracts to be a concept on their own.
-COMMON_SINGLE = GENERIC_HEADS | _words("""
+COMMON_SINGLE = GENERIC_HEADS | word_set("""
 learning training test testing inference model network networks loss losses error errors
 image images text texts word words sentence sentences document documents video videos
 graph graphs node nodes edge edges label labels sample samples example instance instances

@@ -20,6 +20,7 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 from spacy.util import filter_spans
 
+from extractors.concepts import guess_type
 from extractors.generic import is_generic
 
 SPANS_KEY = "kg_coined"
@@ -34,7 +35,9 @@ _TRIGGERS = ["propose", "proposes", "introduce", "introduces", "present", "prese
 _LIGHT = ["novel", "new", "simple", "general", "unified", "principled", "efficient", "scalable",
           "practical", "fast", "generic", "flexible", "lightweight", "large", "large-scale"]
 
-_KIND_HEADS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "model", "models",
+#: Head words that say what kind of thing a name is: "FooBench dataset", "KLPatch, a greedy
+#: patching algorithm".
+KIND_HEADS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "model", "models",
                "network", "networks", "algorithm", "framework", "method", "architecture",
                "library", "toolkit", "metric", "score", "task", "challenge", "suite"}
 _NAME_TOKEN = {"TEXT": {"REGEX": _NAMEY}}
@@ -42,7 +45,8 @@ _TITLE_TOKEN = {"IS_TITLE": True, "IS_SENT_START": False}
 _NAME_PART = {"TEXT": {"REGEX": _NAMEY + r"|^[A-Z][a-z]+$|^-$"}, "IS_SENT_START": False}
 
 
-def _patterns() -> dict[str, list[list[dict]]]:
+def match_patterns() -> dict[str, list[list[dict]]]:
+    """The ``Matcher`` patterns of coined names, by match key (``TRIGGER``, ``APPOSITION``)."""
     lead = [{"LOWER": {"IN": _TRIGGERS}},
             {"LOWER": {"IN": ["a", "an", "the"]}, "OP": "?"},
             {"LOWER": {"IN": _LIGHT}, "OP": "*"}]
@@ -83,7 +87,7 @@ class CoinedNameMatcher:
     def __init__(self, nlp: Language, name: str) -> None:
         self.name = name
         self.matcher = Matcher(nlp.vocab)
-        for key, pats in _patterns().items():
+        for key, pats in match_patterns().items():
             self.matcher.add(key, pats, greedy="LONGEST")
 
     def __call__(self, doc: Doc) -> Doc:
@@ -101,7 +105,7 @@ class CoinedNameMatcher:
             if is_generic(span.text) or span.text.lower() in _TRIGGERS:
                 continue
             end = span.end
-            if end < len(doc) and doc[end].lower_ in _KIND_HEADS:  # "FooBench dataset"
+            if end < len(doc) and doc[end].lower_ in KIND_HEADS:  # "FooBench dataset"
                 end += 1
             span = doc[span.start:end]
             spans.append(Span(doc, span.start, span.end, label=coined_type(span.text)))
@@ -115,7 +119,5 @@ def coined_type(name: str) -> str:
     >>> coined_type("DeepFoo"), coined_type("FooBench benchmark"), coined_type("FooQA dataset")
     ('method', 'dataset', 'dataset')
     """
-    from extractors.concepts import guess_type
-
     t = guess_type(name)
     return "method" if t == "concept" else t

@@ -26,16 +26,17 @@ from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from extractors import components  # noqa: F401  (registers the factories)
+from extractors import patterns, text_cache
 from extractors.acceptance import Rejected, TermAcceptance
 from extractors.acronyms import find_definitions
-from extractors.components import SPANS_KEY, ConceptMatcher
+from extractors.components import SPANS_KEY, ConceptMatcher  # registers the factories too
 from extractors.concepts import ConceptTable
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.resolve import DocSpans, resolve_corpus, token_doc
-from extractors.text_cache import TextRecord, pipeline_fingerprint
+from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
+from extractors.text_cache import TextRecord
 from extractors.workers import can_fork, fork_pool
 from kg.core.collect import fewer_collections
 from kg.core.model import KnowledgeGraph, Paper
@@ -65,8 +66,6 @@ def span_model_dir() -> Path | None:
     env = os.environ.get("KG_SPAN_MODEL")
     if env:
         return None if env.lower() == "none" else Path(env)
-    from extractors.span_model import MODEL_DIR
-
     if (MODEL_DIR / "config.cfg").is_file() and (MODEL_DIR / "ner" / "model").is_file():
         return MODEL_DIR
     return None
@@ -113,7 +112,7 @@ def _is_acronym(alias: str, table: ConceptTable) -> bool:
     return alias in table.by_acronym or any(alias in d for d in table.paper_acronyms.values())
 
 
-def _texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str, int]]]:
+def field_texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str, int]]]:
     """(masked text, (paper id, field, offset)) for every field; huge fields come in chunks."""
     for p in papers:
         for f in p.fields:
@@ -148,7 +147,7 @@ def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
     """The span model's terms in ``doc`` (trimmed, typed), as character offsets into it."""
     ents = []
     for e in doc.ents:
-        s, t = _trim(doc, e.start, e.end)
+        s, t = trim_edges(doc, e.start, e.end)
         if s < t:
             ents.append((doc[s].idx, doc[t - 1].idx + len(doc[t - 1]), _model_type(e.label_)))
     return ents
@@ -186,17 +185,7 @@ def token_bounds(doc: Doc) -> np.ndarray:
     return cut
 
 
-def _trim(doc: Doc, start: int, end: int) -> tuple[int, int]:
-    """The span model's own edge trimming (function words, unbalanced brackets)."""
-    from extractors import span_model
-
-    trim = getattr(span_model, "_trim", None)
-    return trim(doc, start, end) if trim else (start, end)
-
-
 def _model_type(label: str) -> str:
-    from extractors.span_model import LABEL_TO_TYPE
-
     return LABEL_TO_TYPE.get(label, label.lower() if label.islower() else "concept")
 
 
@@ -212,6 +201,14 @@ def model_fingerprint(model_dir: Path | None) -> str:
     return digest.hexdigest()
 
 
+def pipeline_fingerprint() -> str:
+    """A hash of what the kept findings (:class:`~extractors.text_cache.TextRecord`) depend on
+    besides the text and the model weights: the cache format, spaCy, the coined-name patterns."""
+    made_of = repr((text_cache.VERSION, spacy.__version__, patterns.match_patterns(),
+                    patterns.NAME_LIKE.pattern))
+    return hashlib.sha1(made_of.encode()).hexdigest()
+
+
 def cache_key(text: str, fingerprint: str) -> str:
     """Key of ``text``'s span-model output: a hash of the model's fingerprint and the text."""
     return hashlib.sha1(f"{fingerprint}\0{text}".encode()).hexdigest()
@@ -220,7 +217,7 @@ def cache_key(text: str, fingerprint: str) -> str:
 def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptTable:
     """The concept table for ``papers``: the lexicon plus the acronyms they define."""
     table = ConceptTable.from_lexicon(load_lexicon(lexicons))
-    defs = [(pid, d) for text, (pid, _f, _o) in _texts(papers) for d in find_definitions(text)]
+    defs = [(pid, d) for text, (pid, _f, _o) in field_texts(papers) for d in find_definitions(text)]
     table.add_definitions(defs)
     return table
 
@@ -329,7 +326,7 @@ def extract_corpus(
     """
     table = build_table(papers, lexicons)
     nlp = make_pipeline(table, span_model=span_model)
-    texts = list(_texts(papers))
+    texts = list(field_texts(papers))
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
     records: dict[int, TextRecord] = {}
@@ -345,7 +342,7 @@ def extract_corpus(
     spans: dict[int, DocSpans] = {}
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     # one process where forking is impossible or unsafe (other threads run)

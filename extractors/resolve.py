@@ -32,13 +32,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import numpy as np
+from rapidfuzz import process
+from rapidfuzz.fuzz import ratio
 from spacy.attrs import LOWER
+from spacy.matcher import PhraseMatcher
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
 from extractors.generic import concept_words, is_generic
+from extractors.markup import mask_markup
+from extractors.patterns import KIND_HEADS
 from extractors.workers import can_fork, fork_pool
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
@@ -221,9 +226,7 @@ def _apposition_type(text: str, end: int) -> str | None:
     m = _APPOSITION.match(text, end)
     if not m:
         return None
-    from extractors.patterns import _KIND_HEADS
-
-    head = next((w for w in m.group(1).lower().split() if w in _KIND_HEADS), None)
+    head = next((w for w in m.group(1).lower().split() if w in KIND_HEADS), None)
     if head is None:
         return None
     return guess_type(head) if guess_type(head) != "concept" else None
@@ -379,9 +382,6 @@ class _Bucket:
         self.keys.append(key)
 
     def first_near_duplicate(self, key: str) -> str | None:
-        from rapidfuzz import process
-        from rapidfuzz.fuzz import ratio
-
         found = {i for _, _, i in process.extract(key, self.keys, scorer=ratio,
                                                    score_cutoff=92, limit=None)}
         same = self.unspaced.get(key.replace(" ", ""))
@@ -474,8 +474,6 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
     :class:`~extractors.components.ConceptMatcher`-style phrase match; new mentions are added
     only where they overlap no existing mention.
     """
-    from spacy.matcher import PhraseMatcher
-
     tokenizer = _light_tokenizer(tokenizer)
     # a one-word name matches in its own case only: "SimplE" is a method, "simple" is not
     matchers = {"LOWER": PhraseMatcher(tokenizer.vocab, attr="LOWER"),
@@ -525,8 +523,6 @@ class _Propagation:
 
     def doc_mentions(self, i: int) -> list[Mention]:
         """The new mentions in ``found[i]``: matches that overlap no mention it has."""
-        from extractors.markup import mask_markup
-
         ds = self.found[i]
         text = self.papers[ds.paper].text(ds.field)
         masked = mask_markup(text)

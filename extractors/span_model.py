@@ -30,6 +30,7 @@ __all__ = [
     "SpanModelMissingError",
     "load_span_model",
     "predict_spans",
+    "trim_edges",
 ]
 
 #: Directory of the shipped spaCy pipeline (loadable with ``spacy.load``).
@@ -60,8 +61,16 @@ _EDGE_STOPWORDS: frozenset[str] = frozenset(_EDGE_WORDS.split())
 _OPEN, _CLOSE = "([{", ")]}"
 
 
-def _trim(doc: Doc, start: int, end: int) -> tuple[int, int]:
-    """Trim function words and unbalanced punctuation off a token span's edges."""
+def trim_edges(doc: Doc, start: int, end: int) -> tuple[int, int]:
+    """Token bounds of ``doc[start:end]`` without function words and unbalanced brackets
+    or punctuation at its edges (the model sometimes runs a span onto them).
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("We train the CRF model of (")
+    >>> s, e = trim_edges(doc, 2, len(doc))
+    >>> doc[s:e].text
+    'CRF model'
+    """
     while start < end:
         first, last = doc[start], doc[end - 1]
         if first.lower_ in _EDGE_STOPWORDS or (first.is_punct and first.text not in _OPEN):
@@ -144,7 +153,7 @@ def predict_spans(
     for doc in nlp.pipe(texts, batch_size=batch_size, n_process=n_process):
         spans = []
         for ent in doc.ents:
-            start, end = _trim(doc, ent.start, ent.end) if trim else (ent.start, ent.end)
+            start, end = trim_edges(doc, ent.start, ent.end) if trim else (ent.start, ent.end)
             if start < end:
                 span = doc[start:end]
                 spans.append(

@@ -3,7 +3,7 @@
 Everything the pipeline finds in a text that does not depend on the concept table:
 its tokens, sentences, coined names and the span model's terms. A text found here
 (:func:`~extractors.pipeline.cache_key`: a hash of the text, the span model's weights
-and :func:`pipeline_fingerprint`) skips the tokenizer, the span model, the
+and :func:`~extractors.pipeline.pipeline_fingerprint`) skips the tokenizer, the span model, the
 sentencizer and the patterns; only the concept matcher (which depends on the
 corpus's acronyms) runs again, on a ``Doc`` rebuilt from the kept tokens.
 
@@ -13,7 +13,6 @@ On disk: ``extract-cache.json`` (spans per text key) and ``extract-tokens.npy``
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import NamedTuple
@@ -33,16 +32,6 @@ class TextRecord(NamedTuple):
     sents: list[tuple[int, int]]
     coined: list[tuple[int, int, str]]
     tokens: np.ndarray  # (n, 2) int32: each token's start and end
-
-
-def pipeline_fingerprint() -> str:
-    """A hash of what the kept findings depend on besides the text and the model weights."""
-    import spacy
-
-    from extractors import patterns
-
-    made_of = repr((VERSION, spacy.__version__, patterns._patterns(), patterns._NAMEY))
-    return hashlib.sha1(made_of.encode()).hexdigest()
 
 
 def read(out: Path) -> dict[str, TextRecord]:
