@@ -48,10 +48,11 @@ def main() -> None:
     ap.add_argument("--database")
     args = ap.parse_args()
 
+    import queries as q
     from kg.stores.bolt import connect, counts, push
     from kg.stores.bolt_server import start_server, stop_server
     from kg.stores.out import load_model
-    from queries import cypher
+    from queries.cypher import CypherEngine
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-bolt-"))
     out = args.out
@@ -82,14 +83,15 @@ def main() -> None:
         top = sorted(kg.concept_papers, key=lambda c: -len(kg.concept_papers[c]))
         busy, rare = kg.concepts[top[0]].label, kg.concepts[top[len(top) // 2]].label
         pid = sorted(kg.papers)[len(kg.papers) // 2]
+        engine = CypherEngine(graph)
         cases = {
-            "papers_for_concept (busiest)": lambda: cypher.papers_for_concept(graph, busy),
-            "papers_for_concept (median)": lambda: cypher.papers_for_concept(graph, rare),
-            "paper": lambda: cypher.paper(graph, pid),
-            "related_papers": lambda: cypher.related_papers(graph, pid),
-            "cooccurring (busiest)": lambda: cypher.cooccurring(graph, busy),
-            "concept_path": lambda: cypher.concept_path(graph, busy, rare),
-            "stats": lambda: cypher.stats(graph),
+            "papers_for_concept (busiest)": lambda: q.papers_for_concept(engine, busy),
+            "papers_for_concept (median)": lambda: q.papers_for_concept(engine, rare),
+            "paper": lambda: q.paper(engine, pid),
+            "related_papers": lambda: q.related_papers(engine, pid),
+            "cooccurring (busiest)": lambda: q.cooccurring(engine, busy),
+            "concept_path": lambda: q.concept_path(engine, busy, rare),
+            "stats": lambda: q.stats(engine),
         }
         for name, fn in cases.items():
             fn()  # warm up (and the concept cache)

@@ -109,10 +109,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from kg.stores.out import load_model, open_store
-    from queries import bridges as qbr
-    from queries import bridges_sparql as qbs
-    from queries import python as qpy
-    from queries import sparql as qs
+    from queries import QUESTIONS
+    from queries.python import PythonEngine
+    from queries.sparql import SparqlEngine
 
     if args.rebuild or not (args.out / "model.json").exists():
         build_large(args.out, args.papers)
@@ -122,7 +121,8 @@ def main() -> None:
     t = time.perf_counter()
     kg = load_model(args.out)
     load = time.perf_counter() - t
-    stats = qpy.stats(kg)
+    engines = {"sparql": SparqlEngine(store), "python": PythonEngine(kg)}
+    stats = QUESTIONS["stats"](engines["python"])
     by_df = sorted(kg.concept_papers, key=lambda c: (-len(kg.concept_papers[c]), c))
     common = [kg.concepts[c].label for c in by_df[:2]]
     rare = [kg.concepts[c].label for c in by_df[len(by_df) // 2: len(by_df) // 2 + 2]]
@@ -135,11 +135,6 @@ def main() -> None:
     sampled_papers = rng.sample(pids, min(args.sample, len(pids)))
     sampled_pairs = [tuple(kg.concepts[c].label for c in rng.sample(askable, 2))
                      for _ in range(args.sample)]
-    engines = {"sparql": (qs, qbs), "python": (qpy, qbr)}
-
-    def helper_of(engine: str, helper: str):
-        module, bridges = engines[engine]
-        return bridges.bridges if helper == "bridges" else getattr(module, helper)
     cases = {
         "papers_for_concept (common)": ("papers_for_concept", [(c,) for c in common]),
         "papers_for_concept (rare)": ("papers_for_concept", [(c,) for c in rare]),
@@ -178,10 +173,10 @@ def main() -> None:
         sparql_times, python_times = [], []
         for call in calls:
             try:
-                sparql_times += timed(helper_of("sparql", helper), store, *call,
+                sparql_times += timed(QUESTIONS[helper], engines["sparql"], *call,
                                       repeat=args.repeat)
                 if not args.no_python:
-                    python_times += timed(helper_of("python", helper), kg, *call,
+                    python_times += timed(QUESTIONS[helper], engines["python"], *call,
                                           repeat=args.repeat)
             except Exception as e:  # noqa: BLE001 - a bench reports and goes on
                 print(f"  {helper}{call}: {e!r}", file=sys.stderr)

@@ -1,53 +1,86 @@
-"""Pick a query engine by name (``--engine``) and run a helper against a built ``OUT``.
+"""The engines, registered in one table, and how a source finds its engine.
 
-Each engine is a module with the helpers of ``docs/queries.md`` plus a way to
-open its source from ``OUT``: the Python engine reads ``model.json``, the
-SPARQL engine opens the Oxigraph store read-only. Register another engine by
-adding it to :data:`ENGINES` and :func:`open_source`.
+Like rdflib's plugins, an engine is named here and imported only when used.
+``kg --engine NAME`` offers every engine of :data:`ENGINES` (the first is the
+default), and the differential test asks each of them every question.
+
+Register another engine by writing a module with a class that implements
+:class:`queries.engine.Engine` and adding one :class:`Entry` line below.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: engine name -> module with the helpers; the first one is the default.
-ENGINES = {"sparql": "queries.sparql", "python": "queries.python", "cypher": "queries.cypher"}
+from queries.engine import Engine
 
-#: helpers that live in modules of their own: helper -> engine -> module.
-HELPER_MODULES = {
-    "bridges": {"python": "queries.bridges", "sparql": "queries.bridges_sparql",
-                "cypher": "queries.bridges_cypher"},
+__all__ = ["ENGINES", "Entry", "engine_for", "open_engine"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where an engine lives and what it answers from."""
+
+    module: str
+    cls: str
+    #: one line for ``--help``
+    help: str
+    #: the types of source it takes directly, as ``module.QualName`` (not imported)
+    sources: tuple[str, ...] = ()
+
+    def load(self) -> type[Engine]:
+        """The engine class (its module is imported now)."""
+        return getattr(importlib.import_module(self.module), self.cls)
+
+
+#: engine name -> entry; the first one is the default.
+ENGINES: dict[str, Entry] = {
+    "sparql": Entry("queries.sparql", "SparqlEngine", "SPARQL over the Oxigraph store of OUT",
+                    ("pyoxigraph.Store",)),
+    "python": Entry("queries.python", "PythonEngine", "Python over OUT/model.json",
+                    ("kg.core.model.KnowledgeGraph",)),
+    "cypher": Entry("queries.cypher", "CypherEngine",
+                    "Cypher over Bolt ($NEO4J_URI, else a local server of OUT)",
+                    ("kg.stores.bolt.BoltGraph",)),
 }
 
 
-def open_source(engine: str, out: Path) -> Any:
-    """What the helpers of ``engine`` take as their first argument, for the build ``out``."""
-    if engine == "python":
-        from kg.stores.out import load_model
-
-        return load_model(out)
-    if engine == "sparql":
-        from kg.stores.out import open_store
-
-        return open_store(out)
-    if engine == "cypher":  # $NEO4J_URI, else the local Bolt server of OUT (kg.stores.bolt)
-        from kg.stores.bolt import open_graph
-
-        return open_graph(out)
-    raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+def _unknown(name: str) -> ValueError:
+    return ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
 
 
-def run(engine: str, out: str | Path, helper: str, *args: Any, **kwargs: Any) -> Any:
-    """Answer ``helper(*args, **kwargs)`` with ``engine`` over the built folder ``out``.
+def open_engine(name: str, out: str | Path) -> Engine:
+    """The engine ``name`` over the built folder ``out``."""
+    if name not in ENGINES:
+        raise _unknown(name)
+    return ENGINES[name].load().from_out(Path(out))
+
+
+def engine_for(source: Any) -> Engine:
+    """The engine that answers from ``source``.
+
+    ``source`` is an engine, a source an engine takes directly (a
+    :class:`~kg.core.model.KnowledgeGraph`, a :class:`pyoxigraph.Store`, a
+    :class:`~kg.stores.bolt.BoltGraph`), or a built ``OUT`` folder (the default
+    engine over it).
 
     Examples
     --------
-    >>> run("sparql", "kg-out", "related_papers", "neurips2026-abstracts-3")  # doctest: +SKIP
-    [{'id': 'neurips2026-abstracts-14', ...}]
+    >>> from kg.core.model import KnowledgeGraph
+    >>> engine_for(KnowledgeGraph()).name
+    'python'
     """
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    module = importlib.import_module(HELPER_MODULES.get(helper, {}).get(engine, ENGINES[engine]))
-    return getattr(module, helper)(open_source(engine, Path(out)), *args, **kwargs)
+    if isinstance(source, Engine):
+        return source
+    if isinstance(source, (str, Path)):
+        return open_engine(next(iter(ENGINES)), source)
+    names = {f"{k.__module__}.{k.__qualname__}" for k in type(source).__mro__}
+    for entry in ENGINES.values():
+        if names & set(entry.sources):
+            return entry.load()(source)
+    raise TypeError(f"no engine answers from a {type(source).__name__}; "
+                    f"pass an OUT folder or one of {', '.join(ENGINES)}'s sources")
+

@@ -5,42 +5,27 @@ Resolving a concept name needs every concept with its labels (~35 ms on the
 its name index are read once per store that cannot change: a store opened
 read-only by :func:`kg.stores.out.open_store` (an ``OUT`` folder is opened once per
 folder version: path, inode and modification time of ``OUT/store``). Other
-stores (in-memory, writable, rdflib graphs) are read on every call.
+stores (in-memory, writable) are read on every call.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
 
-from kg.core.model import Concept, KnowledgeGraph
-from queries.resolve import concept_index
+from kg.core.layout import STORE
+from kg.core.model import Concept
+from kg.stores.out import is_read_only, open_store
+from queries.concept_table import ConceptTable
 
-__all__ = ["ConceptTable", "concept_table", "open_out"]
+__all__ = ["concept_table", "open_out"]
 
 _KEEP = 8
 _stores: OrderedDict[tuple, ox.Store] = OrderedDict()
 _tables: OrderedDict[int, tuple[object, ConceptTable]] = OrderedDict()
-
-
-@dataclass
-class ConceptTable:
-    """Every concept of a store, as a model without papers, with its name index.
-
-    Shared between calls: treat as read-only.
-    """
-
-    concepts: dict[str, Concept]
-    kg: KnowledgeGraph = field(init=False)
-    index: dict[str, str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.kg = KnowledgeGraph(concepts=self.concepts)
-        self.index = concept_index(self.concepts)
 
 
 def _remember(cache: OrderedDict, key, value) -> None:
@@ -52,9 +37,6 @@ def _remember(cache: OrderedDict, key, value) -> None:
 
 def open_out(out: Path) -> ox.Store:
     """``OUT/store`` opened read-only, once per version of the folder."""
-    from kg.core.layout import STORE
-    from kg.stores.out import open_store
-
     try:
         st = (Path(out) / STORE).stat()
     except OSError:
@@ -69,8 +51,6 @@ def open_out(out: Path) -> ox.Store:
 
 def concept_table(store: object, load: Callable[[object], dict[str, Concept]]) -> ConceptTable:
     """The :class:`ConceptTable` of ``store``, read with ``load`` (cached when read-only)."""
-    from kg.stores.out import is_read_only
-
     if not is_read_only(store):
         return ConceptTable(load(store))
     hit = _tables.get(id(store))

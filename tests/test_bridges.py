@@ -18,8 +18,9 @@ import pytest
 
 from kg.core.errors import KGError, NotFoundError
 from kg.stores.out import open_store
-from queries import bridges, bridges_cypher, bridges_sparql
-from queries.bridges import SameTopicError
+from queries import bridging as bridges
+from queries.bridging import SameTopicError
+from queries.engines import engine_for
 from tests.conftest import paper_id
 from tests.guard import kg
 
@@ -184,8 +185,8 @@ def agree(sources: dict, a: str, b: str, **kwargs):
 
 def engines(bolt, model, out) -> dict:
     return {"python": (bridges.bridges, model),
-            "sparql": (bridges_sparql.bridges, open_store(out)),
-            "cypher": (bridges_cypher.bridges, bolt.load(model))}
+            "sparql": (bridges.bridges, open_store(out)),
+            "cypher": (bridges.bridges, bolt.load(model))}
 
 
 def test_engines_agree_on_the_example_corpus(bolt, example_kg, example_out):
@@ -234,9 +235,8 @@ def test_every_engine_sees_title_mentions(bolt, neurips2018_kg, neurips2018_out)
     """The profiles behind the score: mention counts and "one is in the title"."""
     kg_ = neurips2018_kg
     titled = sorted({m.concept for m in kg_.mentions if m.field == "title"})[:40]
-    fetchers = [bridges.fetcher(kg_), bridges_sparql.fetcher(open_store(neurips2018_out)),
-                bridges_cypher.fetcher(bolt.load(kg_))]
-    python, sparql, cypher = (f.profile(titled) for f in fetchers)
+    engines = [engine_for(s) for s in (kg_, open_store(neurips2018_out), bolt.load(kg_))]
+    python, sparql, cypher = (e.profile(titled) for e in engines)
     assert python == sparql == cypher
     assert any(t for prof in python.values() for _, t in prof.values())
     assert any(not t for prof in python.values() for _, t in prof.values())

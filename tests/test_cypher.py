@@ -86,12 +86,12 @@ def test_cli_engine_cypher_answers_like_sparql(bolt, example_kg, example_out, ar
 
 
 def test_papers_by_concept_match_a_careful_reader(bolt, example_kg):
-    from queries import cypher
+    from queries import papers_for_concept
 
     g = bolt.load(example_kg)
     for text, expected in {"GNNs": {3, 14, 18}, "MinHash": {11}, "RL": {12, 16, 17},
                            "large language models": {14, 15, 17}}.items():
-        assert {r["id"] for r in cypher.papers_for_concept(g, text)} == \
+        assert {r["id"] for r in papers_for_concept(g, text)} == \
             {paper_id(n) for n in expected}
 
 

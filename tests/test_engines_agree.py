@@ -13,10 +13,11 @@ import pytest
 
 from kg.core.errors import KGError
 from kg.stores.out import open_store
-from queries import cypher, python, sparql
+from queries import ENGINES, QUESTIONS
+from queries.engine import Engine
 
-HELPERS = ("papers_for_concept", "paper", "related_papers", "cooccurring", "concept_path",
-           "stats")
+HELPERS = ("papers_for_concept", "concepts", "paper", "related_papers", "cooccurring",
+           "concept_path", "stats")
 
 
 def answer(fn, src, *args, **kwargs):
@@ -28,16 +29,19 @@ def answer(fn, src, *args, **kwargs):
 
 
 class Engines:
+    """Every registered engine (queries.ENGINES) over the same build."""
+
     def __init__(self, kg, out, graph):
-        self.sources = {"python": (python, kg), "sparql": (sparql, open_store(out)),
-                        "cypher": (cypher, graph)}
+        sources = {"python": kg, "sparql": open_store(out), "cypher": graph}
+        assert set(sources) == set(ENGINES), "a new engine needs its source here"
+        self.engines = {name: entry.load()(sources[name]) for name, entry in ENGINES.items()}
         self.checked = dict.fromkeys(HELPERS, 0)
 
     def agree(self, helper: str, *args, **kwargs):
-        results = {name: answer(getattr(mod, helper), src, *args, **kwargs)
-                   for name, (mod, src) in self.sources.items()}
+        results = {name: answer(QUESTIONS[helper], engine, *args, **kwargs)
+                   for name, engine in self.engines.items()}
         reference = results["python"]
-        for name in ("sparql", "cypher"):
+        for name in results:
             assert results[name] == reference, (name, helper, args, kwargs)
         self.checked[helper] += 1
         return reference
@@ -62,6 +66,8 @@ def check_corpus(engines: Engines, kg, concepts: list[str], papers: list[str],
     for a, b in pairs:
         engines.agree("concept_path", kg.concepts[a].label, kg.concepts[b].label)
     engines.agree("stats")
+    engines.agree("concepts")
+    engines.agree("concepts", type="method")
     # failures: unknown concept and paper give the same one-line error everywhere
     engines.agree("papers_for_concept", "difusion model")
     engines.agree("cooccurring", "no such concept at all")
@@ -102,7 +108,14 @@ def test_engines_agree_on_neurips2018(bolt, neurips2018_kg, neurips2018_out):
     assert top, "a NeurIPS paper should have related papers"
 
 
-@pytest.mark.parametrize("helper", HELPERS)
-def test_every_helper_exists_in_every_engine(helper):
-    for module in (python, sparql, cypher):
-        assert callable(getattr(module, helper))
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_every_engine_implements_the_interface(name):
+    cls = ENGINES[name].load()
+    wanted = {m for m in vars(Engine) if not m.startswith("_") and callable(getattr(Engine, m))}
+    missing = sorted(m for m in wanted if not callable(getattr(cls, m, None)))
+    assert not missing, f"{name} engine lacks {missing}"
+    assert cls.name == name
+
+
+def test_every_question_is_asked_of_every_engine():
+    assert set(HELPERS) | {"bridges"} == set(QUESTIONS)  # bridges: tests/test_bridges.py

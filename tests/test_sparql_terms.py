@@ -8,12 +8,11 @@ import rdflib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import queries
 from kg.core.errors import NotFoundError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
 from kg.stores.rdf import triples
 from kg.stores.sparql_terms import iri, literal, values
-from queries import python as qpy
-from queries import sparql as qs
 
 NASTY = [
     'a "quoted" label', "it's", "{braces}", "} } SELECT * WHERE { ?s ?p ?o", "back\\slash",
@@ -148,27 +147,27 @@ def hostile():
 def test_hostile_label_finds_its_concept(hostile):
     kg, store = hostile
     for text in (WEIRD_LABEL, 'W"M}'):
-        rows = qs.papers_for_concept(store, text)
+        rows = queries.papers_for_concept(store, text)
         assert [r["id"] for r in rows] == [WEIRD_ID]
-        assert rows == qpy.papers_for_concept(kg, text)
-    assert qs.cooccurring(store, WEIRD_LABEL) == qpy.cooccurring(kg, WEIRD_LABEL)
+        assert rows == queries.papers_for_concept(kg, text)
+    assert queries.cooccurring(store, WEIRD_LABEL) == queries.cooccurring(kg, WEIRD_LABEL)
 
 
 @pytest.mark.parametrize("text", ['"} }', "\\", "{", 'the "best"', "\n"])
 def test_hostile_text_finds_nothing_with_a_clear_error(hostile, text):
     _, store = hostile
     with pytest.raises(NotFoundError, match="no concept matches"):
-        qs.papers_for_concept(store, text)
+        queries.papers_for_concept(store, text)
 
 
 def test_hostile_paper_ids(hostile):
     kg, store = hostile
-    assert qs.paper(store, WEIRD_ID) == qpy.paper(kg, WEIRD_ID)
-    assert qs.related_papers(store, "p2") == qpy.related_papers(kg, "p2")
-    assert [r["id"] for r in qs.related_papers(store, "p2")] == [WEIRD_ID]
+    assert queries.paper(store, WEIRD_ID) == queries.paper(kg, WEIRD_ID)
+    assert queries.related_papers(store, "p2") == queries.related_papers(kg, "p2")
+    assert [r["id"] for r in queries.related_papers(store, "p2")] == [WEIRD_ID]
     for bad in ('p2"} }', "p2>", "\\u0070\\u0032"):
         with pytest.raises(NotFoundError, match="no paper with id"):
-            qs.related_papers(store, bad)
-    path = qs.concept_path(store, WEIRD_LABEL, "plain method")
-    assert path == qpy.concept_path(kg, WEIRD_LABEL, "plain method")
+            queries.related_papers(store, bad)
+    path = queries.concept_path(store, WEIRD_LABEL, "plain method")
+    assert path == queries.concept_path(kg, WEIRD_LABEL, "plain method")
     assert path[0]["paper"] == WEIRD_ID

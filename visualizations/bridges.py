@@ -1,6 +1,6 @@
 """The bridge view: two topics, the papers between them and the concepts that connect them.
 
-The drawing of the bridges question (:mod:`queries.bridges`, ``kg bridge``):
+The drawing of the bridges question (:mod:`queries.bridging`, ``kg bridge``):
 :func:`bridge_network` takes the two resolved topics (concept-id sets, each a
 concept with its narrower concepts), the ranked bridge rows and the
 connectors, and lays them out left (topic A), middle (bridge papers, then the
@@ -68,7 +68,7 @@ def bridge_network(
     connectors : iterable of str or dict
         Concepts that connect the sides indirectly, drawn in the middle column
         below the papers (in the connector colour). Either concept ids, or the
-        ``connectors`` of :func:`queries.bridges.bridges`: then the papers of
+        ``connectors`` of :func:`queries.bridging.bridges`: then the papers of
         each connector's path are drawn too, on their side, linked to the topic
         concept and the connecting concept (a dashed link when the paper
         mentions a narrower concept of it); a ``"path"`` connector draws its

@@ -14,6 +14,8 @@ from pyvis.network import Network
 from kg.core.errors import Messages, NotFoundError
 from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node, paper_node
+from queries.concept_table import ConceptTable
+from queries.topics import resolve_concept
 from visualizations.details import first_evidence, mention_tooltip, plural
 from visualizations.networks import COMPACT_ABOVE, _concept, _paper, new_network
 from visualizations.style import snippet
@@ -50,9 +52,7 @@ def resolve_focus(kg: KnowledgeGraph, text: str) -> Focus:
     if text.strip() in kg.papers:
         pid = text.strip()
         return Focus(kg.papers[pid].title, "paper", [paper_node(pid)])
-    from queries.resolve import resolve_concept
-
-    concept = resolve_concept(kg, text)
+    concept = resolve_concept(ConceptTable(kg.concepts), text)
     below = sorted(c for c in kg.descendants(concept.id) if c in kg.concept_papers)
     if not below:
         raise NotFoundError(Messages.NOT_MENTIONED.format(label=concept.label))

@@ -110,11 +110,11 @@ def bridge_view(
 ) -> View:
     """Two topics, the papers that mention both, and what connects them.
 
-    By default the answer of :func:`queries.bridges.bridges` is drawn: its
+    By default the answer of :func:`queries.bridging.bridges` is drawn: its
     ranked bridges, and its connectors with their papers. ``bridges`` (ranked
     rows, ``id`` first of all) and ``connectors`` replace it.
     """
-    from queries.bridges import bridges as answer
+    from queries.bridging import bridges as answer
 
     result = answer(kg, topic_a, topic_b, limit=limit)
     a, b = set(result["a"]["concept_ids"]), set(result["b"]["concept_ids"])

@@ -125,7 +125,7 @@ def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, fmt: 
     and how strongly they are about each side; with few of them, concepts that
     papers of each side share ("connectors") are listed with a path.
     """
-    from queries.engines import run
+    from queries import run
 
     result = run(engine, out, "bridges", topic_a, topic_b, limit=limit)
     if fmt == "json":

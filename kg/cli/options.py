@@ -16,5 +16,4 @@ format_option = click.option(
     help="Output format.")
 engine_option = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
-    help="Query engine: SPARQL over the Oxigraph store, Python over model.json, or "
-         "Cypher over Bolt ($NEO4J_URI, else a local server of OUT).")
+    help="Query engine: " + "; ".join(f"{name}: {e.help}" for name, e in ENGINES.items()) + ".")

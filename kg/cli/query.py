@@ -35,7 +35,7 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -
                 for p in sorted(kg.papers.values(), key=lambda p: p.id)]
         emit(rows, ["id", "title", "year", "venue", "concepts"], fmt)
         return
-    from queries.engines import run
+    from queries import run
 
     rows = run(engine, out, "papers_for_concept", concept, narrower=not exact)
     emit(rows, ["id", "title", "mentions", "concepts"], fmt)
@@ -44,13 +44,14 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -
 @click.command()
 @out_argument
 @click.option("--type", "ctype", type=click.Choice(CONCEPT_TYPES), help="Only this type.")
+@engine_option
 @format_option
-def concepts(out: Path, ctype: str | None, fmt: str) -> None:
+def concepts(out: Path, ctype: str | None, engine: str, fmt: str) -> None:
     """List the concepts in OUT with their paper counts."""
-    from queries import python as q
+    from queries import run
 
-    emit(q.concepts(_model(out), type=ctype), ["label", "type", "papers", "aliases", "broader"],
-         fmt)
+    emit(run(engine, out, "concepts", type=ctype),
+         ["label", "type", "papers", "aliases", "broader"], fmt)
 
 
 @click.command()
@@ -60,7 +61,7 @@ def concepts(out: Path, ctype: str | None, fmt: str) -> None:
 @format_option
 def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
     """Show one paper and its concepts, with the sentences that mention them."""
-    from queries.engines import run
+    from queries import run
 
     row = run(engine, out, "paper", paper_id)
     if fmt == "json":

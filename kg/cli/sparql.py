@@ -46,7 +46,7 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
 @format_option
 def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None:
     """Papers that share concepts with paper ID (rare shared concepts count more)."""
-    from queries.engines import run
+    from queries import run
 
     emit(run(engine, out, "related_papers", paper_id, limit=limit),
          ["id", "score", "title", "shared"], fmt)
@@ -60,7 +60,7 @@ def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None
 @format_option
 def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
     """Concepts that papers about CONCEPT (or a narrower one) also mention."""
-    from queries.engines import run
+    from queries import run
 
     emit(run(engine, out, "cooccurring", concept, limit=limit),
          ["label", "type", "papers", "paper_ids"], fmt)
@@ -74,7 +74,7 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
 @format_option
 def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
     """The shortest path from CONCEPT_A to CONCEPT_B through papers, with evidence."""
-    from queries.engines import run
+    from queries import run
 
     rows = run(engine, out, "concept_path", a, b)
     if fmt == "table" and not rows:
@@ -96,7 +96,7 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
 @format_option
 def stats(out: Path, engine: str, fmt: str) -> None:
     """Counts of papers, concepts (per type) and mentions; the most frequent concepts."""
-    from queries.engines import run
+    from queries import run
 
     st = run(engine, out, "stats")
     if fmt == "json":

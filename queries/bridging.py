@@ -1,11 +1,10 @@
 """Papers that bridge two topics, and the concepts that connect them, with reasons.
 
 A *topic* is user text resolved to a concept plus all its narrower concepts.
-Engines (Python here, SPARQL in :mod:`queries.bridges_sparql`, Cypher in
-:mod:`queries.bridges_cypher`) only *fetch*: the concepts (for resolving text),
-each paper's mentions of a set of concepts (a *profile*), idf values, the
-concepts of a set of papers, titles, evidence sentences and path neighbours.
-:func:`answer` scores and assembles, so every engine ranks identically.
+Engines (:class:`queries.engine.Engine`) only *fetch*: the concepts (for
+resolving text), each paper's mentions of a set of concepts (a *profile*), idf
+values, the concepts of a set of papers, titles, evidence sentences and path
+neighbours. :func:`bridges` scores and assembles, so every engine ranks identically.
 The full description, with a worked example, is ``docs/bridges.md``.
 
 Scores
@@ -45,18 +44,21 @@ Scores are rounded to 6 decimals before ranking; ties go to the smaller id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from kg.core.errors import KGError, Messages
-from kg.core.model import KnowledgeGraph
-from queries.resolve import resolve_concept
+from queries.concept_table import ConceptTable
+from queries.engine import Engine, Profile
+from queries.engines import engine_for
+from queries.paths import shortest_path
+from queries.ranking import rounded
+from queries.topics import resolve_concept
 
-#: paper id -> concept id -> (mentions, mentioned in the title)
-Profile = dict[str, dict[str, tuple[int, bool]]]
-
-#: decimals kept before ranking (docs/queries.md)
-DIGITS = 6
+__all__ = ["SameTopicError", "Topic", "bridges", "harmonic", "rank_bridges",
+           "rank_connectors", "reach", "resolve_topic", "separate", "side_strength", "spec",
+           "weight"]
 
 # virtual end points of the path search: every concept of a topic at once
 _A, _B = "\x00topic-a", "\x00topic-b"
@@ -84,42 +86,10 @@ class Topic:
                 "papers": papers}
 
 
-@dataclass
-class Fetcher:
-    """What an engine supplies to :func:`answer`.
-
-    Every callable takes a batch of ids and answers with one query (or a few).
-    """
-
-    #: the concepts (labels, aliases, broader links), no papers needed
-    concepts: KnowledgeGraph
-    #: ``profile(concept_ids)``: each paper's mentions of those concepts
-    profile: Callable[[Collection[str]], Profile]
-    #: ``idf(concept_ids)``: idf of those of them that some paper mentions directly
-    idf: Callable[[Collection[str]], dict[str, float]]
-    #: ``paper_concepts(paper_ids)``: the concepts each paper mentions directly
-    paper_concepts: Callable[[Collection[str]], dict[str, set[str]]]
-    #: ``papers_of(concept_ids)``: the papers that mention each concept directly
-    papers_of: Callable[[Collection[str]], dict[str, set[str]]]
-    #: ``titles(paper_ids)``
-    titles: Callable[[Collection[str]], dict[str, str]]
-    #: ``evidence(pairs)``: for each (paper, concept), the sentence of the first mention
-    #: in text order (title first, then by offset)
-    evidence: Callable[[Collection[tuple[str, str]]], dict[tuple[str, str], str]]
-    cache: dict = field(default_factory=dict)
-    #: ``concept_index(concepts.concepts)`` when the engine keeps one between calls
-    #: (building it reads every concept: ~50 ms on 10,000 concepts)
-    index: dict[str, str] | None = None
-
-
-def resolve_topic(kg: KnowledgeGraph, text: str, *, index: dict[str, str] | None = None
-                  ) -> Topic:
-    """Resolve ``text`` to a topic (raises ``NotFoundError`` with suggestions).
-
-    ``index`` is ``concept_index(kg.concepts)``, when the caller keeps one.
-    """
-    c = resolve_concept(kg, text, index=index)
-    return Topic(text, c.id, c.label, frozenset(kg.descendants(c.id)))
+def resolve_topic(table: ConceptTable, text: str) -> Topic:
+    """Resolve ``text`` to a topic (raises ``NotFoundError`` with suggestions)."""
+    c = resolve_concept(table, text)
+    return Topic(text, c.id, c.label, frozenset(table.narrower(c.id)))
 
 
 def separate(ta: Topic, tb: Topic) -> tuple[Topic, Topic, list[str]]:
@@ -181,7 +151,7 @@ def rank_bridges(a: Profile, b: Profile, idf: Mapping[str, float]) -> list[tuple
     >>> rank_bridges(a, b, {"gnn": 0.5, "llm": 1.0})
     [('q', 2.857143), ('p', 1.714286)]
     """
-    rows = [(p, round(harmonic(side_strength(a[p], idf), side_strength(b[p], idf)), DIGITS))
+    rows = [(p, rounded(harmonic(side_strength(a[p], idf), side_strength(b[p], idf))))
             for p in a.keys() & b.keys()]
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
@@ -232,193 +202,31 @@ def rank_connectors(
                     side.setdefault(c, set()).add(p)
     rows = []
     for c in on_a.keys() & on_b.keys():
-        score = round(spec(idf[c]) * harmonic(len(on_a[c]), len(on_b[c])), DIGITS)
+        score = rounded(spec(idf[c]) * harmonic(len(on_a[c]), len(on_b[c])))
         rows.append((c, score, sorted(on_a[c]), sorted(on_b[c])))
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
 
 def _strongest(prof: Mapping[str, tuple[int, bool]], idf: Mapping[str, float]) -> str:
     """The concept a paper is most about (spec x weight, then id)."""
-    return min(prof, key=lambda c: (-round(spec(idf.get(c, 0.0)) * weight(*prof[c]), DIGITS),
+    return min(prof, key=lambda c: (-rounded(spec(idf.get(c, 0.0)) * weight(*prof[c])),
                                     c))
 
 
 def _best_paper(papers: Collection[str], prof: Profile, idf: Mapping[str, float]) -> str:
     """The paper most about its topic (side strength, then id)."""
-    return min(papers, key=lambda p: (-round(side_strength(prof[p], idf), DIGITS), p))
+    return min(papers, key=lambda p: (-rounded(side_strength(prof[p], idf)), p))
 
 
-# -- assembling ----------------------------------------------------------------------------
+# -- the answer ----------------------------------------------------------------------------
 
-def answer(fetch: Fetcher, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
-    """Bridges and connectors between topics ``a`` and ``b`` (shared by every engine).
-
-    See :func:`bridges` for the result.
-    """
-    kg = fetch.concepts
-    ta, tb, notes = separate(resolve_topic(kg, a, index=fetch.index),
-                             resolve_topic(kg, b, index=fetch.index))
-    labels = {c: x.label for c, x in kg.concepts.items()}
-    pa, pb = fetch.profile(ta.members), fetch.profile(tb.members)
-    idf = dict(fetch.idf({c for prof in (pa, pb) for cs in prof.values() for c in cs}))
-    ranked = rank_bridges(pa, pb, idf)
-    shown = ranked[:limit]
-    plans: list[dict] = []
-    if len(ranked) < min_direct:
-        plans = _connector_plans(fetch, ta, tb, pa, pb, idf, limit)
-    if not ranked and not plans and pa and pb:
-        plans = _path_plan(fetch, ta, tb)
-    pairs = {(p, c) for p, _ in shown for c in (*pa[p], *pb[p])}
-    pairs |= {(s["paper"], s["concept"]) for plan in plans for s in plan["links"]}
-    evidence = fetch.evidence(pairs) if pairs else {}
-    papers = {p for p, _ in shown} | {s["paper"] for plan in plans for s in plan["links"]}
-    titles = fetch.titles(papers) if papers else {}
-    rows = []
-    for p, score in shown:
-        a_c, b_c = sorted(pa[p]), sorted(pb[p])
-        rows.append({
-            "id": p, "title": titles[p], "score": score,
-            "a_concepts": [labels[c] for c in a_c], "b_concepts": [labels[c] for c in b_c],
-            "evidence": [{"side": side, "concept": labels[c], "sentence": evidence[(p, c)]}
-                         for side, cs in (("a", a_c), ("b", b_c)) for c in cs
-                         if (p, c) in evidence],
-        })
-    connectors = [_connector(plan, labels, titles, evidence) for plan in plans]
-    if not rows and not connectors:
-        notes.append(f"the corpus does not connect '{ta.label}' and '{tb.label}'")
-    return {"a": ta.to_json(labels, len(pa)), "b": tb.to_json(labels, len(pb)),
-            "bridges": rows, "connectors": connectors, "notes": notes}
-
-
-def _connector_plans(fetch: Fetcher, ta: Topic, tb: Topic, pa: Profile, pb: Profile,
-                     idf: dict[str, float], limit: int) -> list[dict]:
-    only_a, only_b = set(pa) - set(pb), set(pb) - set(pa)
-    if not only_a or not only_b:
-        return []
-    paper_concepts = fetch.paper_concepts(only_a | only_b)
-    broader = {c: fetch.concepts.concepts[c].broader
-               for cs in paper_concepts.values() for c in cs if c in fetch.concepts.concepts}
-    reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}
-    exclude = set(ta.members | tb.members | ta.without | tb.without)
-    idf.update(fetch.idf(reached - exclude - idf.keys()))
-    plans = []
-    found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, idf)
-    for c, score, a_papers, b_papers in found[:limit]:
-        links, path = [], []
-        for side, papers, prof in (("a", a_papers, pa), ("b", b_papers, pb)):
-            p = _best_paper(papers, prof, idf)
-            topic_c = _strongest(prof[p], idf)
-            via = reach(paper_concepts[p], broader)[c]
-            links += [{"side": side, "paper": p, "concept": topic_c},
-                      {"side": side, "paper": p, "concept": via}]
-            steps = [("concept", topic_c), ("paper", p)]
-            path += steps if side == "a" else steps[::-1]
-            if side == "a":
-                path.append(("concept", c))
-        plans.append({"kind": "concept", "id": c, "score": score, "a_papers": a_papers,
-                      "b_papers": b_papers, "path": path, "links": links})
-    return plans
-
-
-def _path_plan(fetch: Fetcher, ta: Topic, tb: Topic) -> list[dict]:
-    """The shortest concept path from any concept of A to any of B, as one plan."""
-    from queries.paths import shortest_path
-
-    ends = {_A: ta.members, _B: tb.members}
-
-    def papers_of(ids: list[str]) -> dict[str, set[str]]:
-        real = [i for i in ids if i not in ends]
-        wanted = real + sorted({m for i in ids if i in ends for m in ends[i]})
-        found = fetch.papers_of(wanted)
-        out = {i: set(found.get(i, ())) for i in real}
-        for i in ids:
-            if i in ends:
-                out[i] = {p for m in ends[i] for p in found.get(m, ())}
-        return out
-
-    def concepts_of(ids: list[str]) -> dict[str, set[str]]:
-        found = fetch.paper_concepts(ids)
-        cache.update(found)
-        return found
-
-    cache: dict[str, set[str]] = {}
-    path = shortest_path(_A, _B, papers_of, concepts_of)
-    if path is None:
-        return []
-    first, last = path[1], path[-2]
-    for p in (first, last):
-        if p not in cache:
-            cache.update(fetch.paper_concepts([p]))
-    path[0] = min(cache[first] & ta.members)
-    path[-1] = min(cache[last] & tb.members)
-    links, steps = [], []
-    n_papers = len(path) // 2
-    for k, i in enumerate(range(1, len(path), 2)):
-        side = "a" if k == 0 else "b" if k == n_papers - 1 else "via"
-        links += [{"side": side, "paper": path[i], "concept": path[i - 1]},
-                  {"side": side, "paper": path[i], "concept": path[i + 1]}]
-    for i, x in enumerate(path):
-        steps.append(("paper" if i % 2 else "concept", x))
-    return [{"kind": "path", "id": None, "score": None, "a_papers": [first],
-             "b_papers": [last], "path": steps, "links": links}]
-
-
-def _connector(plan: dict, labels: Mapping[str, str], titles: Mapping[str, str],
-               evidence: Mapping[tuple[str, str], str]) -> dict:
-    """One connector (or the fallback path) with its path and evidence."""
-    path = [{"kind": kind, "id": x, "label": labels[x]} if kind == "concept"
-            else {"kind": kind, "id": x, "title": titles[x]} for kind, x in plan["path"]]
-    middle = [s["label"] for s in path[2:-2] if s["kind"] == "concept"]
-    label = labels[plan["id"]] if plan["kind"] == "concept" else " → ".join(middle)
-    return {
-        "kind": plan["kind"], "id": plan["id"], "label": label, "score": plan["score"],
-        "a_papers": plan["a_papers"], "b_papers": plan["b_papers"], "path": path,
-        "evidence": [{"side": s["side"], "paper": s["paper"], "concept": labels[s["concept"]],
-                      "sentence": evidence.get((s["paper"], s["concept"]), "")}
-                     for s in plan["links"]],
-    }
-
-
-# -- the Python engine ---------------------------------------------------------------------
-
-def fetcher(kg: KnowledgeGraph) -> Fetcher:
-    """The :class:`Fetcher` of the in-memory model (the reference engine)."""
-
-    def profile(members: Collection[str]) -> Profile:
-        wanted = set(members)
-        out: Profile = {}
-        for m in kg.mentions:
-            if m.concept in wanted:
-                n, t = out.setdefault(m.paper, {}).get(m.concept, (0, False))
-                out[m.paper][m.concept] = (n + 1, t or m.field == "title")
-        return out
-
-    def evidence(pairs: Collection[tuple[str, str]]) -> dict[tuple[str, str], str]:
-        wanted, found = set(pairs), {}
-        for p in sorted({p for p, _ in wanted}):
-            for m in kg.mentions_by_paper.get(p, []):  # text order: title first
-                if (p, m.concept) in wanted:
-                    found.setdefault((p, m.concept), m.sentence)
-        return found
-
-    return Fetcher(
-        concepts=kg, profile=profile,
-        idf=lambda ids: {c: kg.idf(c) for c in ids if c in kg.concept_papers},
-        paper_concepts=lambda ids: {p: set(kg.paper_concepts[p]) for p in ids
-                                    if p in kg.paper_concepts},
-        papers_of=lambda ids: {c: set(kg.concept_papers[c]) for c in ids
-                               if c in kg.concept_papers},
-        titles=lambda ids: {p: kg.papers[p].title for p in ids if p in kg.papers},
-        evidence=evidence)
-
-
-def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
-            min_direct: int = 3) -> dict:
-    """Papers that connect topic ``a`` with topic ``b``, and why (Python engine).
+def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
+    """Papers that connect topic ``a`` with topic ``b``, and why (any engine).
 
     Parameters
     ----------
-    kg : KnowledgeGraph
+    source : Engine, KnowledgeGraph, pyoxigraph.Store, BoltGraph or OUT folder
+        What to answer from (see :func:`queries.engines.engine_for`).
     a, b : str
         Topics as text ("graph neural networks", "LLMs").
     limit : int
@@ -452,4 +260,124 @@ def bridges(kg: KnowledgeGraph, a: str, b: str, *, limit: int = 10,
     >>> [r["id"] for r in bridges(kg, "gnn", "llm")["bridges"]]
     ['p1']
     """
-    return answer(fetcher(kg), a, b, limit=limit, min_direct=min_direct)
+    engine = engine_for(source)
+    table = engine.concept_table()
+    ta, tb, notes = separate(resolve_topic(table, a), resolve_topic(table, b))
+    labels = {c: x.label for c, x in table.concepts.items()}
+    pa, pb = engine.profile(ta.members), engine.profile(tb.members)
+    idf = dict(engine.idf({c for prof in (pa, pb) for cs in prof.values() for c in cs}))
+    ranked = rank_bridges(pa, pb, idf)
+    shown = ranked[:limit]
+    plans: list[dict] = []
+    if len(ranked) < min_direct:
+        plans = _connector_plans(engine, table, ta, tb, pa, pb, idf, limit)
+    if not ranked and not plans and pa and pb:
+        plans = _path_plan(engine, ta, tb)
+    pairs = {(p, c) for p, _ in shown for c in (*pa[p], *pb[p])}
+    pairs |= {(s["paper"], s["concept"]) for plan in plans for s in plan["links"]}
+    evidence = {k: s[0] for k, s in engine.sentences(pairs).items() if s} if pairs else {}
+    papers = {p for p, _ in shown} | {s["paper"] for plan in plans for s in plan["links"]}
+    titles = engine.titles(papers) if papers else {}
+    rows = []
+    for p, score in shown:
+        a_c, b_c = sorted(pa[p]), sorted(pb[p])
+        rows.append({
+            "id": p, "title": titles[p], "score": score,
+            "a_concepts": [labels[c] for c in a_c], "b_concepts": [labels[c] for c in b_c],
+            "evidence": [{"side": side, "concept": labels[c], "sentence": evidence[(p, c)]}
+                         for side, cs in (("a", a_c), ("b", b_c)) for c in cs
+                         if (p, c) in evidence],
+        })
+    connectors = [_connector(plan, labels, titles, evidence) for plan in plans]
+    if not rows and not connectors:
+        notes.append(f"the corpus does not connect '{ta.label}' and '{tb.label}'")
+    return {"a": ta.to_json(labels, len(pa)), "b": tb.to_json(labels, len(pb)),
+            "bridges": rows, "connectors": connectors, "notes": notes}
+
+
+def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, pa: Profile,
+                     pb: Profile,
+                     idf: dict[str, float], limit: int) -> list[dict]:
+    only_a, only_b = set(pa) - set(pb), set(pb) - set(pa)
+    if not only_a or not only_b:
+        return []
+    paper_concepts = engine.paper_concepts(only_a | only_b)
+    broader = {c: table.concepts[c].broader
+               for cs in paper_concepts.values() for c in cs if c in table.concepts}
+    reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}
+    exclude = set(ta.members | tb.members | ta.without | tb.without)
+    idf.update(engine.idf(reached - exclude - idf.keys()))
+    plans = []
+    found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, idf)
+    for c, score, a_papers, b_papers in found[:limit]:
+        links, path = [], []
+        for side, papers, prof in (("a", a_papers, pa), ("b", b_papers, pb)):
+            p = _best_paper(papers, prof, idf)
+            topic_c = _strongest(prof[p], idf)
+            via = reach(paper_concepts[p], broader)[c]
+            links += [{"side": side, "paper": p, "concept": topic_c},
+                      {"side": side, "paper": p, "concept": via}]
+            steps = [("concept", topic_c), ("paper", p)]
+            path += steps if side == "a" else steps[::-1]
+            if side == "a":
+                path.append(("concept", c))
+        plans.append({"kind": "concept", "id": c, "score": score, "a_papers": a_papers,
+                      "b_papers": b_papers, "path": path, "links": links})
+    return plans
+
+
+def _path_plan(engine: Engine, ta: Topic, tb: Topic) -> list[dict]:
+    """The shortest concept path from any concept of A to any of B, as one plan."""
+    ends = {_A: ta.members, _B: tb.members}
+
+    def papers_of(ids: list[str]) -> dict[str, set[str]]:
+        real = [i for i in ids if i not in ends]
+        wanted = real + sorted({m for i in ids if i in ends for m in ends[i]})
+        found = engine.papers_of(wanted)
+        out = {i: set(found.get(i, ())) for i in real}
+        for i in ids:
+            if i in ends:
+                out[i] = {p for m in ends[i] for p in found.get(m, ())}
+        return out
+
+    def concepts_of(ids: list[str]) -> dict[str, set[str]]:
+        found = engine.paper_concepts(ids)
+        cache.update(found)
+        return found
+
+    cache: dict[str, set[str]] = {}
+    path = shortest_path(_A, _B, papers_of, concepts_of)
+    if path is None:
+        return []
+    first, last = path[1], path[-2]
+    for p in (first, last):
+        if p not in cache:
+            cache.update(engine.paper_concepts([p]))
+    path[0] = min(cache[first] & ta.members)
+    path[-1] = min(cache[last] & tb.members)
+    links, steps = [], []
+    n_papers = len(path) // 2
+    for k, i in enumerate(range(1, len(path), 2)):
+        side = "a" if k == 0 else "b" if k == n_papers - 1 else "via"
+        links += [{"side": side, "paper": path[i], "concept": path[i - 1]},
+                  {"side": side, "paper": path[i], "concept": path[i + 1]}]
+    for i, x in enumerate(path):
+        steps.append(("paper" if i % 2 else "concept", x))
+    return [{"kind": "path", "id": None, "score": None, "a_papers": [first],
+             "b_papers": [last], "path": steps, "links": links}]
+
+
+def _connector(plan: dict, labels: Mapping[str, str], titles: Mapping[str, str],
+               evidence: Mapping[tuple[str, str], str]) -> dict:
+    """One connector (or the fallback path) with its path and evidence."""
+    path = [{"kind": kind, "id": x, "label": labels[x]} if kind == "concept"
+            else {"kind": kind, "id": x, "title": titles[x]} for kind, x in plan["path"]]
+    middle = [s["label"] for s in path[2:-2] if s["kind"] == "concept"]
+    label = labels[plan["id"]] if plan["kind"] == "concept" else " → ".join(middle)
+    return {
+        "kind": plan["kind"], "id": plan["id"], "label": label, "score": plan["score"],
+        "a_papers": plan["a_papers"], "b_papers": plan["b_papers"], "path": path,
+        "evidence": [{"side": s["side"], "paper": s["paper"], "concept": labels[s["concept"]],
+                      "sentence": evidence.get((s["paper"], s["concept"]), "")}
+                     for s in plan["links"]],
+    }

@@ -1,0 +1,70 @@
+"""The concepts of a source with the index that resolves names to them.
+
+Every engine reads its concepts once into a :class:`ConceptTable`; topic
+resolution (:mod:`queries.topics`), narrower expansion and labels come from it,
+so no engine needs its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kg.core.model import Concept, KnowledgeGraph
+from kg.core.text import acronym_key, norm_key
+
+__all__ = ["ConceptTable", "concept_index"]
+
+
+def concept_index(concepts: dict[str, Concept]) -> dict[str, str]:
+    """Map every normalised label, alias, acronym and hidden label to a concept id.
+
+    Labels win over aliases, and aliases over hidden labels.
+
+    Examples
+    --------
+    >>> concept_index({"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])})
+    {'gnn': 'gnn', 'GNN': 'gnn', 'graph neural network': 'gnn'}
+    """
+    index: dict[str, str] = {}
+    for cid in sorted(concepts):
+        for hidden in concepts[cid].hidden_labels:
+            index[norm_key(hidden)] = cid
+    for cid in sorted(concepts):
+        for alias in concepts[cid].aliases:
+            index.setdefault(norm_key(alias), cid)
+            index.setdefault(acronym_key(alias), cid)
+    for cid in sorted(concepts):  # labels override aliases
+        index[norm_key(concepts[cid].label)] = cid
+    return index
+
+
+@dataclass
+class ConceptTable:
+    """Every concept of a source, as a model without papers, with its name index.
+
+    Shared between calls: treat as read-only.
+
+    Examples
+    --------
+    >>> table = ConceptTable({"gnn": Concept("gnn", "graph neural network"),
+    ...                       "gcn": Concept("gcn", "graph convolutional network",
+    ...                                      broader=["gnn"])})
+    >>> sorted(table.narrower("gnn"))
+    ['gcn', 'gnn']
+    """
+
+    concepts: dict[str, Concept]
+    kg: KnowledgeGraph = field(init=False)
+    index: dict[str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.kg = KnowledgeGraph(concepts=self.concepts)
+        self.index = concept_index(self.concepts)
+
+    def narrower(self, concept_id: str) -> set[str]:
+        """``concept_id`` and every concept below it through ``broader`` links."""
+        return self.kg.descendants(concept_id)
+
+    def label(self, concept_id: str) -> str:
+        """The preferred label of ``concept_id``."""
+        return self.concepts[concept_id].label
