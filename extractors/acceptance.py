@@ -30,9 +30,6 @@ Concepts typed ``dataset`` only by the model must look like one (a name, or a
 dataset/benchmark/corpus head); otherwise they take their next-best type vote,
 or ``concept``. Broader links to rejected concepts are re-pointed to the
 rejected concept's own accepted broader concepts.
-
-The policy is a registered function (``spacy.registry.misc``,
-``"kg.term_acceptance.v1"``) so a config can swap or tune it.
 """
 
 from __future__ import annotations
@@ -41,8 +38,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-
-from spacy.util import registry
 
 from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, word_set
 from kg.core.model import Concept, Mention
@@ -342,9 +337,3 @@ def _accepted_broader(c: Concept, concepts: Mapping[str, Concept], ok: set[str])
         else:
             stack.extend(reversed(concepts[b].broader))
     return out
-
-
-@registry.misc("kg.term_acceptance.v1")
-def make_term_acceptance(*, max_words: int = 5, min_papers: int = 2) -> TermAcceptance:
-    """The default acceptance policy, for configs (``@misc = "kg.term_acceptance.v1"``)."""
-    return TermAcceptance(max_words=max_words, min_papers=min_papers)

@@ -74,10 +74,6 @@ class ConceptTable:
                 table.by_acronym.setdefault(a, e.id)
         return table
 
-    def lookup(self, text: str) -> str | None:
-        """Concept id of a surface form, or ``None``."""
-        return self.by_key.get(norm_key(text)) or self.by_acronym.get(text.strip())
-
     def broader_by_head(self, key: str) -> list[str]:
         """Known concepts that a compound term falls under by its head.
 
