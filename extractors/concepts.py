@@ -1,6 +1,6 @@
-"""The corpus concept table: lexicon concepts plus concepts the corpus defines.
+"""The concept registry of a build: lexicon concepts plus concepts the corpus defines.
 
-One :class:`ConceptTable` per build holds every :class:`~kg.core.model.Concept` and
+One :class:`ConceptRegistry` per build holds every :class:`~kg.core.model.Concept` and
 the indexes that map a surface form to its concept: normalised phrases
 (:func:`~kg.core.text.norm_key`) and acronyms. Acronym definitions
 found in any paper ("Time Series Foundation Models (TSFMs)") join the acronym
@@ -50,8 +50,12 @@ def guess_type(label: str) -> str:
 
 
 @dataclass
-class ConceptTable:
-    """Concepts and the indexes from surface forms to concept ids."""
+class ConceptRegistry:
+    """Every concept a build knows, and the indexes from surface forms to concept ids.
+
+    It starts with the lexicon (:meth:`from_lexicon`), then the acronyms the corpus
+    defines join it (:meth:`add_definitions`), then the new terms resolution finds.
+    """
 
     concepts: dict[str, Concept] = field(default_factory=dict)
     by_key: dict[str, str] = field(default_factory=dict)
@@ -60,19 +64,19 @@ class ConceptTable:
     paper_acronyms: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def from_lexicon(cls, lexicon: Lexicon) -> ConceptTable:
-        """A table holding every lexicon concept."""
-        table = cls()
+    def from_lexicon(cls, lexicon: Lexicon) -> ConceptRegistry:
+        """A registry holding every lexicon concept."""
+        registry = cls()
         for e in sorted(lexicon.entries.values(), key=lambda e: e.id):
-            table.concepts[e.id] = Concept(
+            registry.concepts[e.id] = Concept(
                 id=e.id, label=e.label, type=e.type, aliases=[*e.aliases, *e.acronyms],
                 broader=list(e.broader), origin="lexicon", hidden_labels=list(e.hidden),
             )
             for form in (e.label, *e.aliases):
-                table.by_key.setdefault(norm_key(form), e.id)
+                registry.by_key.setdefault(norm_key(form), e.id)
             for a in e.acronyms:
-                table.by_acronym.setdefault(a, e.id)
-        return table
+                registry.by_acronym.setdefault(a, e.id)
+        return registry
 
     def broader_by_head(self, key: str) -> list[str]:
         """Known concepts that a compound term falls under by its head.

@@ -30,7 +30,7 @@ from extractors import patterns, text_cache
 from extractors.acceptance import Rejected, TermAcceptance
 from extractors.acronyms import find_definitions
 from extractors.components import SPANS_KEY, ConceptMatcher  # registers the factories too
-from extractors.concepts import ConceptTable
+from extractors.concepts import ConceptRegistry
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
@@ -71,12 +71,12 @@ def span_model_dir() -> Path | None:
     return None
 
 
-def make_pipeline(table: ConceptTable, *, span_model: Path | None | bool = True) -> Language:
-    """The extraction pipeline for ``table``.
+def make_pipeline(registry: ConceptRegistry, *, span_model: Path | None | bool = True) -> Language:
+    """The extraction pipeline for ``registry``.
 
     Parameters
     ----------
-    table : ConceptTable
+    registry : ConceptRegistry
         Concepts whose labels, aliases and acronyms the matcher finds.
     span_model : Path, bool or None
         A spaCy pipeline directory holding the span model (``tok2vec`` + ``ner``);
@@ -97,19 +97,19 @@ def make_pipeline(table: ConceptTable, *, span_model: Path | None | bool = True)
     nlp.add_pipe("sentencizer")
     matcher: ConceptMatcher = nlp.add_pipe("kg_concept_matcher")
     nlp.add_pipe("kg_coined_names")
-    for cid, concept in sorted(table.concepts.items()):
-        forms = [concept.label, *(a for a in concept.aliases if not _is_acronym(a, table))]
+    for cid, concept in sorted(registry.concepts.items()):
+        forms = [concept.label, *(a for a in concept.aliases if not _is_acronym(a, registry))]
         matcher.add_phrases(cid, forms)
-    for short, cid in sorted(table.by_acronym.items()):
+    for short, cid in sorted(registry.by_acronym.items()):
         matcher.add_acronyms(cid, [short])
-    for defined in table.paper_acronyms.values():
+    for defined in registry.paper_acronyms.values():
         for short, cid in sorted(defined.items()):
             matcher.add_acronyms(cid, [short])
     return nlp
 
 
-def _is_acronym(alias: str, table: ConceptTable) -> bool:
-    return alias in table.by_acronym or any(alias in d for d in table.paper_acronyms.values())
+def _is_acronym(alias: str, registry: ConceptRegistry) -> bool:
+    return alias in registry.by_acronym or any(alias in d for d in registry.paper_acronyms.values())
 
 
 def field_texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str, int]]]:
@@ -154,7 +154,7 @@ def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
 
 
 def text_record(doc: Doc) -> TextRecord:
-    """What the pipeline found in ``doc`` that does not depend on the concept table."""
+    """What the pipeline found in ``doc`` that does not depend on the concept registry."""
     return TextRecord(
         model=model_spans(doc),
         sents=[(s.start_char, s.end_char) for s in doc.sents],
@@ -214,12 +214,12 @@ def cache_key(text: str, fingerprint: str) -> str:
     return hashlib.sha1(f"{fingerprint}\0{text}".encode()).hexdigest()
 
 
-def build_table(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptTable:
-    """The concept table for ``papers``: the lexicon plus the acronyms they define."""
-    table = ConceptTable.from_lexicon(load_lexicon(lexicons))
+def build_registry(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptRegistry:
+    """The concept registry for ``papers``: the lexicon plus the acronyms they define."""
+    registry = ConceptRegistry.from_lexicon(load_lexicon(lexicons))
     defs = [(pid, d) for text, (pid, _f, _o) in field_texts(papers) for d in find_definitions(text)]
-    table.add_definitions(defs)
-    return table
+    registry.add_definitions(defs)
+    return registry
 
 
 def _run(nlp: Language, texts: list, indices: list[int], records: dict[int, TextRecord],
@@ -302,7 +302,7 @@ def extract_corpus(
         :class:`~extractors.text_cache.TextRecord`), read and updated in place (texts no
         longer in the corpus are dropped): texts found in it skip the tokenizer, the span
         model, the sentencizer and the patterns (incremental builds). Everything
-        corpus-level (acronyms, concept table, matching, resolution, propagation) is
+        corpus-level (acronyms, concept registry, matching, resolution, propagation) is
         redone, so the result equals an extraction without a cache.
     nested : {"modifier", "all", "none"}
         Lexicon terms inside a longer model term: keep those that are not its head
@@ -324,8 +324,8 @@ def extract_corpus(
     >>> sorted((m.text, m.concept) for m in kg.mentions)
     [('Graph Neural Networks (GNNs)', 'graph-neural-network'), ('calibration', 'calibration')]
     """
-    table = build_table(papers, lexicons)
-    nlp = make_pipeline(table, span_model=span_model)
+    registry = build_registry(papers, lexicons)
+    nlp = make_pipeline(registry, span_model=span_model)
     texts = list(field_texts(papers))
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
@@ -373,7 +373,7 @@ def extract_corpus(
         else:
             found[(pid, field)] = ds
     mentions, concepts = resolve_corpus(
-        list(found.values()), papers, table, nlp.tokenizer, nested=nested,
+        list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts)

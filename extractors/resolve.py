@@ -40,7 +40,7 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from extractors.concepts import SHORT_ACRONYM, ConceptTable, guess_type
+from extractors.concepts import SHORT_ACRONYM, ConceptRegistry, guess_type
 from extractors.generic import concept_words, is_generic
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
@@ -91,7 +91,7 @@ class _Cand:
     type: str | None = None  # type voted by the model / pattern
 
 
-def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
+def resolve(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
             nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
             ) -> tuple[list[Mention], dict[str, Concept]]:
     """Mentions and the concepts they use (with broader ancestors), for the whole corpus.
@@ -105,10 +105,10 @@ def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
     cands: list[_Cand] = []
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
-        cands.extend(_merge_doc(ds, text, table, nested))
-    cands = _drop_untrusted_acronyms(cands, table, by_id)
+        cands.extend(_merge_doc(ds, text, registry, nested))
+    cands = _drop_untrusted_acronyms(cands, registry, by_id)
     types: dict[str, Counter[str]] = defaultdict(Counter) if votes is None else votes
-    _assign_new_terms(cands, by_id, table, types)
+    _assign_new_terms(cands, by_id, registry, types)
 
     sents = {(ds.paper, ds.field): ds.sents for ds in found}
     starts = {k: [a for a, _ in v] for k, v in sents.items()}
@@ -128,11 +128,11 @@ def resolve(found: list[DocSpans], papers: list[Paper], table: ConceptTable, *,
         ))
     used = {m.concept for m in mentions}
     for cid in used:
-        concept = table.concepts[cid]
+        concept = registry.concepts[cid]
         if concept.origin != "lexicon" and types.get(cid):
             concept.type = _vote(types[cid], concept.label)
-    _place_by_head(used, table)
-    concepts = {cid: table.concepts[cid] for cid in sorted(_with_ancestors(used, table))}
+    _place_by_head(used, registry)
+    concepts = {cid: registry.concepts[cid] for cid in sorted(_with_ancestors(used, registry))}
     return sorted_mentions(mentions), concepts
 
 
@@ -159,14 +159,14 @@ def _strip(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def _merge_doc(ds: DocSpans, text: str, table: ConceptTable, nested: str) -> list[_Cand]:
-    own = table.paper_acronyms.get(ds.paper, {})
+def _merge_doc(ds: DocSpans, text: str, registry: ConceptRegistry, nested: str) -> list[_Cand]:
+    own = registry.paper_acronyms.get(ds.paper, {})
     lex = []
     for s, e, cid, kind in ds.lexicon:
         if kind == "acronym":
             short = text[s:e]
             short = short[:-1] if short not in own and short.endswith("s") else short
-            cid = own.get(short) or table.by_acronym.get(short) or cid
+            cid = own.get(short) or registry.by_acronym.get(short) or cid
         lex.append(_Cand(ds.paper, ds.field, s, e,
                          "acronym" if kind == "acronym" else "lexicon", cid))
     model = []
@@ -272,7 +272,7 @@ def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
     return text[sents[i][0]:max(sents[j][1], end)].strip()
 
 
-def _drop_untrusted_acronyms(cands: list[_Cand], table: ConceptTable,
+def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
                              papers: dict[str, Paper]) -> list[_Cand]:
     """Two-letter acronyms ("PE", "SI") count only where the paper spells out or defines them."""
     spelled = {(c.paper, c.concept) for c in cands if c.extractor != "acronym"}
@@ -282,7 +282,7 @@ def _drop_untrusted_acronyms(cands: list[_Cand], table: ConceptTable,
             text = papers[c.paper].text(c.field)[c.start:c.end]
             short = text[:-1] if text.endswith("s") and len(text) > 2 else text
             if (len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled
-                    and short not in table.paper_acronyms.get(c.paper, {})):
+                    and short not in registry.paper_acronyms.get(c.paper, {})):
                 continue
         keep.append(c)
     return keep
@@ -290,7 +290,7 @@ def _drop_untrusted_acronyms(cands: list[_Cand], table: ConceptTable,
 
 # -- across the corpus ------------------------------------------------------------------
 
-def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: ConceptTable,
+def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: ConceptRegistry,
                       types: dict[str, Counter[str]]) -> None:
     """Give every model/pattern candidate a concept: an existing one or a new one."""
     groups: dict[str, list[tuple[_Cand, str]]] = defaultdict(list)
@@ -302,7 +302,7 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: Conce
         surface = _term_part(papers[c.paper].text(c.field)[c.start:c.end])
         words = concept_words(surface)
         phrase = " ".join(words)
-        known = _known(phrase, c.paper, table)
+        known = _known(phrase, c.paper, registry)
         if known:
             c.concept = known
             types[known][c.type or ""] += 1
@@ -313,21 +313,21 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: Conce
     # near-duplicates ("regularisation methods" / "regularization method" share a key
     # already); typos and spelling variants beyond the rules merge into the most
     # frequent spelling, or into a known concept.
-    canon = _canonical_keys({k: len(v) for k, v in groups.items()}, table)
+    canon = _canonical_keys({k: len(v) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
         merged[canon.get(key, key)].append(key)
     for key, members in groups.items():
         target = canon.get(key, key)
-        cid = table.by_key.get(target)
+        cid = registry.by_key.get(target)
         if cid is None:
             surfaces = Counter(display_label(p) for k in merged[target] for _, p in groups[k])
             label = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
             origin = "pattern" if all(c.extractor == "pattern" for c, _ in members) else "model"
-            cid = _new_concept(table, target, label, origin)
-        concept = table.concepts[cid]
+            cid = _new_concept(registry, target, label, origin)
+        concept = registry.concepts[cid]
         if key != target:
-            table.by_key.setdefault(key, cid)
+            registry.by_key.setdefault(key, cid)
         for c, phrase in members:
             c.concept = cid
             types[cid][c.type or ""] += 1
@@ -337,21 +337,21 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], table: Conce
                 concept.aliases.append(form)
 
 
-def _known(phrase: str, paper: str, table: ConceptTable) -> str | None:
+def _known(phrase: str, paper: str, registry: ConceptRegistry) -> str | None:
     short = acronym_key(phrase)
     if _ACRONYM_LIKE.match(phrase):
-        own = table.paper_acronyms.get(paper, {})
+        own = registry.paper_acronyms.get(paper, {})
         if short in own:
             return own[short]
-        if short in table.by_acronym and len(short) > SHORT_ACRONYM:
-            return table.by_acronym[short]
-    return table.by_key.get(norm_key(phrase))
+        if short in registry.by_acronym and len(short) > SHORT_ACRONYM:
+            return registry.by_acronym[short]
+    return registry.by_key.get(norm_key(phrase))
 
 
-def _canonical_keys(counts: dict[str, int], table: ConceptTable) -> dict[str, str]:
+def _canonical_keys(counts: dict[str, int], registry: ConceptRegistry) -> dict[str, str]:
     """Map each new key that near-duplicates a known or more frequent key onto it."""
     buckets: dict[tuple[int, str], _Bucket] = defaultdict(_Bucket)
-    for k in table.by_key:
+    for k in registry.by_key:
         buckets[_bucket(k)].append(k)
     out = {}
     for key in sorted(counts, key=lambda k: (-counts[k], k)):
@@ -395,13 +395,13 @@ def _bucket(key: str) -> tuple[int, str]:
     return len(key.split()), key[:3]
 
 
-def _new_concept(table: ConceptTable, key: str, label: str, origin: str) -> str:
+def _new_concept(registry: ConceptRegistry, key: str, label: str, origin: str) -> str:
     cid = slug(label)
-    while cid in table.concepts:
+    while cid in registry.concepts:
         cid += "-x"
-    table.concepts[cid] = Concept(id=cid, label=label, type=guess_type(label), aliases=[],
+    registry.concepts[cid] = Concept(id=cid, label=label, type=guess_type(label), aliases=[],
                                   broader=[], origin=origin)
-    table.by_key[key] = cid
+    registry.by_key[key] = cid
     return cid
 
 
@@ -413,15 +413,16 @@ def _vote(counter: Counter[str], label: str) -> str:
     return min(counts.items(), key=lambda kv: (-kv[1], kv[0] != guess, kv[0]))[0]
 
 
-def _place_by_head(used: set[str], table: ConceptTable) -> None:
+def _place_by_head(used: set[str], registry: ConceptRegistry) -> None:
     """New concepts go under their longest proper suffix that is a concept in use or curated."""
     # a name ("SHiFT") is no head for a lower-case term ("image-induced shift")
-    known = {norm_key(table.concepts[c].label): c for c in used
-             if " " in table.concepts[c].label or not _NAME_LIKE.search(table.concepts[c].label)}
-    known.update({k: c for k, c in table.by_key.items()
-                  if table.concepts[c].origin == "lexicon"})
+    labels = {c: registry.concepts[c].label for c in used}
+    known = {norm_key(label): c for c, label in labels.items()
+             if " " in label or not _NAME_LIKE.search(label)}
+    known.update({k: c for k, c in registry.by_key.items()
+                  if registry.concepts[c].origin == "lexicon"})
     for cid in sorted(used):
-        concept = table.concepts[cid]
+        concept = registry.concepts[cid]
         if concept.origin == "lexicon":
             continue
         words = norm_key(concept.label).split()
@@ -432,11 +433,11 @@ def _place_by_head(used: set[str], table: ConceptTable) -> None:
                 break
 
 
-def _with_ancestors(ids: set[str], table: ConceptTable) -> set[str]:
+def _with_ancestors(ids: set[str], registry: ConceptRegistry) -> set[str]:
     out = set(ids)
     stack = list(ids)
     while stack:
-        for b in table.concepts[stack.pop()].broader:
+        for b in registry.concepts[stack.pop()].broader:
             if b not in out:
                 out.add(b)
                 stack.append(b)
@@ -601,14 +602,14 @@ def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
 
 # -- mentions found → concepts accepted -------------------------------------------------------
 
-def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTable, tokenizer,
+def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
                    *, nested: str = "modifier", propagate_terms: bool = True,
                    acceptance=None, rejected=None) -> tuple[list[Mention], dict[str, Concept]]:
     """Resolve, propagate, then keep what passes ``acceptance`` (the graph's mentions, concepts).
 
     Parameters
     ----------
-    found, papers, table
+    found, papers, registry
         As for :func:`resolve`.
     tokenizer
         The pipeline's tokenizer, for :func:`propagate`.
@@ -622,14 +623,14 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTab
         Receives the mentions and concepts that were found but not accepted.
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
-    mentions, concepts = resolve(found, papers, table, nested=nested, votes=votes)
+    mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
     inner = [m for m in mentions if m.extractor == "nested"]
     mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested)
     if acceptance is None:
         return mentions, concepts
-    lexicon = {cid: c for cid, c in table.concepts.items() if c.origin == "lexicon"}
+    lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
                                                  vocabulary=lexicon)
     # A curated term inside a longer term is a mention of the graph too: "reinforcement
@@ -637,16 +638,16 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], table: ConceptTab
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it
     # typed "generic", since it lies inside a longer reported term.)
     fallback = [dataclasses.replace(n, extractor="lexicon") for n in inner
-                if table.concepts[n.concept].origin == "lexicon"]
-    reported = [n for n in inner if table.concepts[n.concept].origin != "lexicon"]
+                if registry.concepts[n.concept].origin == "lexicon"]
+    reported = [n for n in inner if registry.concepts[n.concept].origin != "lexicon"]
     if fallback:
         kept = sorted_mentions([*kept, *fallback])
-        ids = _with_ancestors({m.concept for m in fallback}, table) - set(accepted)
-        accepted = {cid: c for cid, c in sorted({**accepted, **{i: table.concepts[i]
+        ids = _with_ancestors({m.concept for m in fallback}, registry) - set(accepted)
+        accepted = {cid: c for cid, c in sorted({**accepted, **{i: registry.concepts[i]
                                                                for i in ids}}.items())}
     if rejected is not None:
         rejected.mentions.extend(reported)
-        rejected.concepts.update({m.concept: table.concepts[m.concept] for m in reported
+        rejected.concepts.update({m.concept: registry.concepts[m.concept] for m in reported
                                   if m.concept not in accepted})
         rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted)
         rejected.concepts.update({cid: c for cid, c in concepts.items()

@@ -1,6 +1,6 @@
 """What extraction keeps per text between builds into one ``OUT`` (incremental builds).
 
-Everything the pipeline finds in a text that does not depend on the concept table:
+Everything the pipeline finds in a text that does not depend on the concept registry:
 its tokens, sentences, coined names and the span model's terms. A text found here
 (:func:`~extractors.pipeline.cache_key`: a hash of the text, the span model's weights
 and :func:`~extractors.pipeline.pipeline_fingerprint`) skips the tokenizer, the span model, the
@@ -26,7 +26,7 @@ VERSION = 2
 
 
 class TextRecord(NamedTuple):
-    """The table-independent findings in one text (offsets into that text)."""
+    """The registry-independent findings in one text (offsets into that text)."""
 
     model: list[tuple[int, int, str]]
     sents: list[tuple[int, int]]
