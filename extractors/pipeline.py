@@ -7,7 +7,7 @@ The flow is corpus-level on purpose:
 2. one spaCy pass over every title and abstract (markup masked, offsets kept)
    runs the SciERC span model (``tok2vec`` + ``ner``, when its weights are
    installed), the lexicon/acronym matcher and the coined-name patterns;
-3. :mod:`extractors.resolve` unions the three, drops generic spans, and
+3. :mod:`extractors.consolidate` unions the three, drops generic spans, and
    normalises the new terms into concepts across the corpus (spelling and
    near-duplicates merged, types voted, placed under their heads).
 """
@@ -31,10 +31,10 @@ from extractors.acceptance import Rejected, TermAcceptance
 from extractors.acronyms import find_definitions
 from extractors.components import SPANS_KEY, ConceptMatcher  # registers the factories too
 from extractors.concepts import ConceptRegistry
+from extractors.consolidate import DocSpans, resolve_corpus, token_doc
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
-from extractors.resolve import DocSpans, resolve_corpus, token_doc
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.text_cache import TextRecord
 from extractors.workers import can_fork, fork_pool

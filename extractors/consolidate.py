@@ -1,4 +1,4 @@
-"""Corpus-level resolution: spans from every extractor → one mention per span, one concept per idea.
+"""Consolidation: spans from every extractor → one mention per span, one concept per idea.
 
 Input is what the pipeline found in each text (:class:`DocSpans`): lexicon and
 acronym matches, span-model entities and coined-name pattern matches. The
@@ -20,6 +20,10 @@ Across the corpus, new terms are keyed by :func:`~kg.core.text.norm_key`
 majority type of its mentions, and is placed under the longest proper suffix
 that is itself a concept ("fuzzy graph contrastive learning" → "graph
 contrastive learning" → "contrastive learning").
+
+:func:`resolve` does the above; :func:`propagate` then matches the new terms in
+every text, not only where a model saw them; :func:`resolve_corpus` runs both and
+keeps what passes the termhood filter (:mod:`extractors.acceptance`).
 """
 
 from __future__ import annotations
