@@ -305,7 +305,8 @@ def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str
             if _same(first, paper):
                 report.duplicates += 1
                 continue
-            err = InputError(str(path), paper.source.rsplit(":", 1)[-1],
+            where = paper.source.rsplit(":", 1)[-1] if paper.source else None
+            err = InputError(str(path), where,
                              Messages.DUPLICATE_ID.format(id=paper.id, first=first.source))
             if on_error != "skip":
                 raise err
