@@ -43,6 +43,22 @@ from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, word
 from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
+__all__ = [
+    "DATASET_HEADS",
+    "Decision",
+    "FINITE_VERBS",
+    "LEADING_VERBS",
+    "NOMINAL_ING",
+    "Rejected",
+    "TECHNICAL_HEADS",
+    "TRUSTED_ORIGINS",
+    "TermAcceptance",
+    "VAGUE_HEADS",
+    "head_word",
+    "malformed",
+    "name_like",
+]
+
 #: Origins whose concepts are curated or announced by the authors: always accepted.
 TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from kg.core.text import acronym_key
 
+__all__ = ["AcronymDefinition", "find_definitions"]
+
 # "(SF)" or "(SF;" / "(SF," : a short form of 2-10 characters with a capital letter.
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-\.&]{1,11}?)\s*[);,]")
 _WORD = re.compile(r"[^\s]+")

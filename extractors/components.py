@@ -26,6 +26,15 @@ from spacy.util import filter_spans
 from extractors.patterns import CoinedNameMatcher
 from kg.core.text import british_variant, plural_last
 
+__all__ = [
+    "ConceptMatcher",
+    "MAX_HYPHEN_WORDS",
+    "SPANS_KEY",
+    "make_coined_names",
+    "make_concept_matcher",
+    "surface_variants",
+]
+
 SPANS_KEY = "kg_concepts"
 MAX_HYPHEN_WORDS = 4  # hyphenation variants are generated for phrases up to this long
 

@@ -18,6 +18,8 @@ from extractors.lexicon import Lexicon
 from kg.core.model import Concept
 from kg.core.text import display_label, norm_key, slug
 
+__all__ = ["ConceptRegistry", "SHORT_ACRONYM", "guess_type"]
+
 # Head words that give a new term its type ("...model" is a method).
 _TYPE_BY_HEAD = {
     "method": {"model", "network", "method", "algorithm", "framework", "architecture", "learning",

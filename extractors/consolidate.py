@@ -59,6 +59,18 @@ from kg.core.text import (
     slug,
 )
 
+__all__ = [
+    "DocSpans",
+    "MAX_TERM_WORDS",
+    "NESTED_POLICIES",
+    "PROPAGATE_FORK_MIN",
+    "propagatable",
+    "propagate",
+    "resolve",
+    "resolve_corpus",
+    "token_doc",
+]
+
 #: Lexicon matches inside a longer model term (the ``nested`` option): "modifier" keeps
 #: those that are not its head ("deep RL agents" keeps "deep RL"; "fuzzy graph contrastive
 #: learning" drops "graph contrastive learning", which becomes its broader concept

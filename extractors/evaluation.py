@@ -27,6 +27,21 @@ from extractors.acceptance import Rejected
 from kg.core.model import KnowledgeGraph, Paper, sorted_mentions
 from kg.core.text import norm_key
 
+__all__ = [
+    "KeywordScores",
+    "PRF",
+    "SpanScores",
+    "detokenize",
+    "kw_norm",
+    "named_broader",
+    "predictions",
+    "read_jsonl",
+    "scierc_papers",
+    "scierc_type",
+    "score_keywords",
+    "score_scierc",
+]
+
 _BR = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}",
        "``": '"', "''": '"'}
 _NOSPACE_BEFORE = {",", ".", ";", ":", ")", "]", "}", "'s", "n't", "%", "?", "!"}

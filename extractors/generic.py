@@ -11,6 +11,17 @@ from __future__ import annotations
 
 import re
 
+__all__ = [
+    "COMMON_SINGLE",
+    "DETERMINERS",
+    "GENERIC_HEADS",
+    "LIGHT_MODIFIERS",
+    "PRONOUNS",
+    "concept_words",
+    "is_generic",
+    "word_set",
+]
+
 
 def word_set(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text``: word lists are written as one string.

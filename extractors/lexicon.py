@@ -20,6 +20,8 @@ from kg.core.errors import KGError, Messages
 from kg.core.model import CONCEPT_TYPES
 from kg.core.vocab import CONCEPT_NS, KGV, SKOS
 
+__all__ = ["DEFAULT_LEXICON", "Lexicon", "LexiconEntry", "load_lexicon"]
+
 DEFAULT_LEXICON = "lexicon.ttl"
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import html
 import re
 
+__all__ = ["mask_markup"]
+
 # Whole constructs that carry no terms: inline/display math, citations, references, URLs.
 _DROP = re.compile(
     r"\$\$.+?\$\$"                                   # display math

@@ -23,6 +23,15 @@ from spacy.util import filter_spans
 from extractors.concepts import guess_type
 from extractors.generic import is_generic
 
+__all__ = [
+    "CoinedNameMatcher",
+    "KIND_HEADS",
+    "NAME_LIKE",
+    "SPANS_KEY",
+    "coined_type",
+    "match_patterns",
+]
+
 SPANS_KEY = "kg_coined"
 
 _NAMEY = r"^(?=.*[A-Za-z])(?:[A-Za-z]*[a-z][A-Z0-9][A-Za-z0-9\-+]*|[A-Z][A-Z0-9\-+]+s?|" \

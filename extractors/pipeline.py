@@ -41,6 +41,27 @@ from extractors.workers import can_fork, fork_pool
 from kg.core.collect import fewer_collections
 from kg.core.model import KnowledgeGraph, Paper
 
+__all__ = [
+    "BATCH_SIZE",
+    "CHUNK_CHARS",
+    "DEFAULT_ACCEPTANCE",
+    "MULTIPROCESS_MIN_TEXTS",
+    "WORKER_CHUNK",
+    "build_registry",
+    "cache_key",
+    "chunks",
+    "extract_corpus",
+    "field_texts",
+    "make_pipeline",
+    "model_fingerprint",
+    "model_spans",
+    "pipeline_fingerprint",
+    "record_spans",
+    "span_model_dir",
+    "text_record",
+    "token_bounds",
+]
+
 BATCH_SIZE = 64
 #: The termhood filter the graph uses (see :mod:`extractors.acceptance`).
 DEFAULT_ACCEPTANCE = TermAcceptance()

@@ -21,6 +21,8 @@ import numpy as np
 
 from kg.core.layout import CACHE, TOKENS
 
+__all__ = ["TextRecord", "VERSION", "read", "write"]
+
 #: Bump when what is kept per text changes: older caches are then ignored.
 VERSION = 2
 

@@ -10,6 +10,19 @@ import re
 import unicodedata
 from functools import lru_cache
 
+__all__ = [
+    "acronym_key",
+    "american",
+    "british_variant",
+    "display_label",
+    "near_duplicate",
+    "norm_key",
+    "plural",
+    "plural_last",
+    "singular",
+    "slug",
+]
+
 _KEEP_S = ("ss", "us", "is", "ous", "ics", "as")
 _IRREGULAR = {
     "matrices": "matrix", "indices": "index", "vertices": "vertex", "biases": "bias",
