@@ -9,10 +9,10 @@ Examples
 --------
 >>> from extractors.span_model import predict_spans
 >>> text = "We propose a CRF model for named entity recognition."
->>> for start, end, kind in next(predict_spans([text])):  # doctest: +SKIP
+>>> for start, end, kind in next(predict_spans([text])):
 ...     print(text[start:end], kind)
 CRF model method
-named entity recognition task
+named entity recognition method
 """
 
 from __future__ import annotations
