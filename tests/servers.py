@@ -15,23 +15,17 @@ temporary folder (user ``dba``, password ``dba``)::
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import requests
 
+from kg.core.processes import free_port
+
 VIRTUOSO = "virtuoso-t"
 USER = "dba"
 PASSWORD = "dba"
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def virtuoso_available() -> bool:

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from kg.stores.bolt_server import load_state, pid_alive
+from kg.core.processes import free_port, pid_alive
+from kg.stores.bolt_server import load_state
 from tests.conftest import EXAMPLE, paper_id
 
 
@@ -136,7 +137,6 @@ def test_cypher_without_uri_serves_the_build_and_follows_rebuilds(own_cache, tmp
 
 def test_serve_prints_credentials_answers_and_stops_on_ctrl_c(own_cache, example_out):
     from kg.stores.bolt import connect
-    from kg.stores.bolt_server import free_port
 
     own_cache.append(example_out)
     port = free_port()

@@ -3,19 +3,19 @@ import re
 import rdflib
 
 from kg.core.vocab import sparql_prefixes
-from kg.stores.out import open_graph
+from kg.stores.out import open_rdflib_graph
 from tests.conftest import paper_id
 
 
 def test_turtle_parses_and_matches_the_store(example_out):
     g = rdflib.Graph()
     g.parse(example_out / "graph.ttl", format="turtle")
-    store = open_graph(example_out)
+    store = open_rdflib_graph(example_out)
     assert len(g) == len(store) > 1000
 
 
 def test_store_answers_sparql_about_concepts(example_out):
-    g = open_graph(example_out)
+    g = open_rdflib_graph(example_out)
     q = sparql_prefixes() + """
         SELECT ?id WHERE {
           ?p dcterms:identifier ?id ; dcterms:subject ?c .

@@ -10,8 +10,8 @@ import pytest
 
 from kg.core.errors import StoreError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+from kg.core.processes import free_port
 from kg.stores.bolt import connect, counts, push
-from kg.stores.bolt_server import free_port
 
 
 def kg_cli(*args, env=None, check=True):

@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from kg.cli import cli
 from kg.core.errors import StoreError
+from kg.core.processes import free_port
 from kg.stores.sparql_push import push
-from tests.servers import free_port
 
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{g}> {{ ?s ?p ?o }} }}"
 

@@ -11,7 +11,6 @@ from kg.cli import cli
 from kg.core.errors import NotFoundError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
 from tests.conftest import paper_id
-from visualizations.bridges import direct_bridges
 from visualizations.concept_map import concept_map_network
 from visualizations.focus import focus_network, resolve_focus
 from visualizations.layout import positions
@@ -122,14 +121,7 @@ def test_focus_on_unknown_text_suggests_concepts(example_kg):
         resolve_focus(example_kg, "graph neurall netwrk")
 
 
-def test_direct_bridges_rank_papers_that_mention_both_topics(example_kg):
-    def ids(label):
-        return example_kg.descendants(
-            next(c for c, x in example_kg.concepts.items() if x.label == label))
-
-    rows = direct_bridges(example_kg, ids("reinforcement learning"),
-                          ids("uncertainty quantification"))
-    assert [r["id"] for r in rows] == [paper_id(17)]
+def test_bridge_view_puts_the_topics_left_and_right_of_their_papers(example_kg):
     view = make_view(example_kg, "bridge", topic_a="RL", topic_b="uncertainty quantification")
     groups = {n["group"] for n in view.net.nodes}
     assert groups == {"a", "b", "bridge"}

@@ -5,8 +5,7 @@ The drawing of the bridges question (:mod:`queries.bridging`, ``kg bridge``):
 concept with its narrower concepts), the ranked bridge rows and the
 connectors, and lays them out left (topic A), middle (bridge papers, then the
 connecting concepts) and right (topic B); a connector's papers stand between
-their side and the middle. :func:`direct_bridges` is a simpler ranking kept
-for callers that have no bridges answer.
+their side and the middle.
 """
 
 from __future__ import annotations
@@ -17,39 +16,14 @@ from pyvis.network import Network
 
 from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node, paper_node
-from visualizations.details import concept_tooltip, first_evidence, mention_tooltip, paper_tooltip
-from visualizations.networks import _wrap, new_network
+from visualizations.details import concept_tooltip, mention_tooltip, paper_tooltip
+from visualizations.networks import new_network, wrap_label
 from visualizations.style import SIDE_COLORS, node_size, short, snippet
 
 ROW_GAP = 70
 COLUMN_X = {"a": -480, "bridge": 0, "b": 480}
 #: where a connector's papers stand: between their side and the middle
 PAPER_X = {"a": -240, "via": 0, "b": 240}
-
-
-def direct_bridges(kg: KnowledgeGraph, a: set[str], b: set[str]) -> list[dict]:
-    """Papers that mention concepts of both topics, rarest concepts first (Σ IDF).
-
-    A stand-in for the ranked bridges of ``kg bridge``; rows have ``id``,
-    ``title``, ``score``, ``a_concepts`` and ``b_concepts`` (ids).
-
-    Examples
-    --------
-    >>> from kg.core.model import KnowledgeGraph, Mention, Paper
-    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
-    >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pqr"},
-    ...                     mentions=[m("p", "gnn"), m("p", "llm"), m("q", "gnn")])
-    >>> [r["id"] for r in direct_bridges(kg, {"gnn"}, {"llm"})]
-    ['p']
-    """
-    rows = []
-    for pid, counts in kg.paper_concepts.items():
-        ca, cb = sorted(set(counts) & a), sorted(set(counts) & b)
-        if ca and cb:
-            score = round(sum(kg.idf(c) for c in {*ca, *cb}), 6)
-            rows.append({"id": pid, "title": kg.papers[pid].title, "score": score,
-                         "a_concepts": ca, "b_concepts": cb})
-    return sorted(rows, key=lambda r: (-r["score"], r["id"]))
 
 
 def bridge_network(
@@ -83,7 +57,7 @@ def bridge_network(
     >>> kg = KnowledgeGraph(papers={p: Paper(p, p, "x.") for p in "pq"},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "llm")},
     ...     mentions=[m("p", "gnn"), m("p", "llm"), m("q", "gnn")])
-    >>> net = bridge_network(kg, {"gnn"}, {"llm"}, direct_bridges(kg, {"gnn"}, {"llm"}))
+    >>> net = bridge_network(kg, {"gnn"}, {"llm"}, [{"id": "p", "score": 1.2}])
     >>> sorted(n["group"] for n in net.nodes), len(net.edges)
     (['a', 'b', 'bridge'], 2)
     """
@@ -104,7 +78,7 @@ def bridge_network(
         pid = row["id"]
         score = row.get("score")
         nodes.append({
-            "id": paper_node(pid), "label": _wrap(short(kg.papers[pid].title, 64)),
+            "id": paper_node(pid), "label": wrap_label(short(kg.papers[pid].title, 64)),
             "full": kg.papers[pid].title, "kind": "paper", "group": "bridge",
             "degree": len(kg.paper_concepts.get(pid, ())),
             "title": paper_tooltip(kg, pid) + (f"\n\nbridge score {score}" if score else ""),
@@ -124,7 +98,7 @@ def bridge_network(
                  if side == "via" else 1.5 * _y(i, len(pids)))  # boxes are tall
             nodes.append(_side_paper(kg, pid, side, PAPER_X[side], y))
     shown = {n["id"] for n in nodes}
-    first = first_evidence(kg)
+    first = kg.first_evidence
     edges = []
     for pid in drawn:
         for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
@@ -192,7 +166,7 @@ def _connector_parts(
 def _side_paper(kg: KnowledgeGraph, pid: str, side: str, x: float, y: float) -> dict:
     group = "connector" if side == "via" else side
     return {
-        "id": paper_node(pid), "label": _wrap(short(kg.papers[pid].title, 64)),
+        "id": paper_node(pid), "label": wrap_label(short(kg.papers[pid].title, 64)),
         "full": kg.papers[pid].title, "kind": "paper", "group": group,
         "degree": len(kg.paper_concepts.get(pid, ())),
         "title": paper_tooltip(kg, pid) + "\n\nconnects the topics through a shared concept",

@@ -67,14 +67,6 @@ def concept_tooltip(kg: KnowledgeGraph, cid: str, *, extra: str = "") -> str:
     return "\n".join(lines)
 
 
-def first_evidence(kg: KnowledgeGraph) -> dict[tuple[str, str], str]:
-    """The sentence of each (paper, concept) pair's first mention."""
-    first: dict[tuple[str, str], str] = {}
-    for m in kg.mentions:
-        first.setdefault((m.paper, m.concept), m.sentence)
-    return first
-
-
 def mention_tooltip(kg: KnowledgeGraph, pid: str, cid: str, count: int, sentence: str) -> str:
     """Which paper mentions which concept, how often, and the sentence that says so."""
     return (f"{short(kg.papers[pid].title, 80)}\nmentions {kg.concepts[cid].label}"

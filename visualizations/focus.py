@@ -16,8 +16,13 @@ from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node, paper_node
 from queries.concept_table import ConceptTable
 from queries.topics import resolve_concept
-from visualizations.details import first_evidence, mention_tooltip, plural
-from visualizations.networks import COMPACT_ABOVE, _concept, _paper, new_network
+from visualizations.details import mention_tooltip, plural
+from visualizations.networks import (
+    COMPACT_ABOVE,
+    concept_vis_node,
+    new_network,
+    paper_vis_node,
+)
 from visualizations.style import snippet
 
 DEFAULT_MAX_NODES = 300
@@ -123,10 +128,10 @@ def _network(kg: KnowledgeGraph, level: dict[str, int], focus: Focus) -> Network
     for node in sorted(level, key=lambda n: (level[n], n)):
         degree = sum(1 for nb in _neighbours(kg, node) if nb in shown)
         if node.startswith("paper:"):
-            n = _paper(kg, node[6:], degree, compact=compact)
+            n = paper_vis_node(kg, node[6:], degree, compact=compact)
         else:
             cid = node[8:]
-            n = _concept(kg, cid, len(kg.concept_papers[cid] & {p[6:] for p in shown
+            n = concept_vis_node(kg, cid, len(kg.concept_papers[cid] & {p[6:] for p in shown
                                                                if p.startswith("paper:")}))
             n["degree"] = degree
         n["level"] = level[node]
@@ -135,7 +140,7 @@ def _network(kg: KnowledgeGraph, level: dict[str, int], focus: Focus) -> Network
             n["color"] = {"background": n["color"], "border": "#102a43"}
             n["font"] = dict(n.get("font", {}), size=22 if n["kind"] == "concept" else 16)
         nodes.append(n)
-    first = first_evidence(kg)
+    first = kg.first_evidence
     edges = []
     for node in sorted(shown):
         if not node.startswith("paper:"):

@@ -15,7 +15,6 @@ from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node, paper_links, paper_node
 from visualizations.details import (
     concept_tooltip,
-    first_evidence,
     mention_tooltip,
     paper_tooltip,
     plural,
@@ -111,13 +110,13 @@ def paper_concept_network(
     papers, concepts = select(kg, min_papers=min_papers, max_nodes=max_nodes)
     keep, paper_set = set(concepts), set(papers)
     compact = len(papers) + len(concepts) > COMPACT_ABOVE
-    nodes = [_paper(kg, pid, sum(1 for c in kg.paper_concepts.get(pid, ()) if c in keep),
+    nodes = [paper_vis_node(kg, pid, sum(1 for c in kg.paper_concepts.get(pid, ()) if c in keep),
                     compact=compact)
              for pid in papers]
     for cid in concepts:
         shown = len(kg.concept_papers[cid] & paper_set)
-        nodes.append(_concept(kg, cid, shown))
-    first = first_evidence(kg)
+        nodes.append(concept_vis_node(kg, cid, shown))
+    first = kg.first_evidence
     edges = []
     for pid in papers:
         for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
@@ -138,10 +137,23 @@ def paper_concept_network(
     return net
 
 
-def _paper(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:
+def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:
+    """The vis-network node of a paper: a box with its wrapped title and its tooltip.
+
+    ``degree`` is the number of links it has on the page (for the min-degree filter);
+    ``compact`` pages, too big for a box per paper, get small squares instead.
+
+    Examples
+    --------
+    >>> from kg.core.model import KnowledgeGraph, Paper
+    >>> kg = KnowledgeGraph(papers={"p": Paper("p", "Graph neural networks at scale", "x.")})
+    >>> node = paper_vis_node(kg, "p", 2)
+    >>> node["id"], node["shape"], node["label"]
+    ('paper:p', 'box', 'Graph neural networks at\\nscale')
+    """
     p = kg.papers[pid]
     node = {
-        "id": paper_node(pid), "label": _wrap(short(p.title, 64)), "full": p.title,
+        "id": paper_node(pid), "label": wrap_label(short(p.title, 64)), "full": p.title,
         "group": "paper", "kind": "paper", "degree": degree,
         "title": paper_tooltip(kg, pid), "shape": TYPE_SHAPES["paper"],
         "color": TYPE_COLORS["paper"], "font": {"color": "#ffffff", "size": 14},
@@ -154,7 +166,21 @@ def _paper(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) 
     return node
 
 
-def _concept(kg: KnowledgeGraph, cid: str, shown_papers: int) -> dict:
+def concept_vis_node(kg: KnowledgeGraph, cid: str, shown_papers: int) -> dict:
+    """The vis-network node of a concept: a dot sized by its papers, coloured by its type.
+
+    ``shown_papers`` is how many of the page's papers mention it: a concept that two
+    or more share is drawn with a large, bold label.
+
+    Examples
+    --------
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention
+    >>> kg = KnowledgeGraph(concepts={"gnn": Concept("gnn", "GNN", "method")},
+    ...     mentions=[Mention("p", "gnn", "abstract", 0, 3, "GNN", "GNN.", "lexicon")])
+    >>> node = concept_vis_node(kg, "gnn", 1)
+    >>> node["id"], node["group"], node["font"]["size"]
+    ('concept:gnn', 'method', 11)
+    """
     c = kg.concepts[cid]
     n = len(kg.concept_papers[cid])
     shared = shown_papers > 1
@@ -196,8 +222,16 @@ def _share_edges(kg: KnowledgeGraph, papers: set[str]) -> list[dict]:
     return edges
 
 
-def _wrap(text: str, width: int = 24) -> str:
-    """Break ``text`` into lines of about ``width`` characters (box labels)."""
+def wrap_label(text: str, width: int = 24) -> str:
+    """Break ``text`` into lines of about ``width`` characters (the labels of boxes).
+
+    Examples
+    --------
+    >>> print(wrap_label("a study of graph neural networks at scale", 16))
+    a study of graph
+    neural networks
+    at scale
+    """
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

@@ -22,6 +22,7 @@ import pyvis
 from markupsafe import Markup
 from pyvis.network import Network
 
+from kg.core.processes import file_mode_mask
 from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
 
@@ -158,7 +159,5 @@ def write_page(html: str, path: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".page-", suffix=".html")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(html)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make the page private
+    os.chmod(tmp, 0o666 & ~file_mode_mask())  # mkstemp's 0600 would make the page private
     os.replace(tmp, path)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kg.core.model import KnowledgeGraph
 from kg.stores.graph import paper_node
+from queries import bridging
 from visualizations.bridges import bridge_legend, bridge_network
 from visualizations.concept_map import (
     DEFAULT_MAX_CONCEPTS,
@@ -114,9 +115,7 @@ def bridge_view(
     ranked bridges, and its connectors with their papers. ``bridges`` (ranked
     rows, ``id`` first of all) and ``connectors`` replace it.
     """
-    from queries.bridging import bridges as answer
-
-    result = answer(kg, topic_a, topic_b, limit=limit)
+    result = bridging.bridges(kg, topic_a, topic_b, limit=limit)
     a, b = set(result["a"]["concept_ids"]), set(result["b"]["concept_ids"])
     if bridges is None:
         rows, connectors = result["bridges"], result["connectors"]

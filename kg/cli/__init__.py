@@ -4,6 +4,12 @@ Commands live in one module per topic (``kg.cli.build``, ``kg.cli.query`` …),
 each exposing a ``COMMANDS`` list; :data:`COMMAND_MODULES` registers them all in
 one place. Every :class:`~kg.core.errors.KGError` becomes one line on stderr and
 exit status 2; ``--debug`` shows the traceback instead.
+
+Every ``kg`` command imports all these modules, so at their top they import only
+click, :mod:`kg.core` and :mod:`queries` (which ``--engine`` needs anyway). The
+stores, the build, the extractors and the pages (pyoxigraph, requests, networkx,
+spaCy, pyvis: a few milliseconds to a second each) are imported inside the
+commands that use them.
 """
 
 from __future__ import annotations

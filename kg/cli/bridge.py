@@ -12,6 +12,7 @@ from typing import TextIO
 import click
 
 from kg.cli.options import engine_option, format_option, out_argument
+from queries import run
 
 WIDTH = 100
 CSV_COLUMNS = ["kind", "rank", "id", "title", "score", "a_concepts", "b_concepts",
@@ -125,8 +126,6 @@ def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, fmt: 
     and how strongly they are about each side; with few of them, concepts that
     papers of each side share ("connectors") are listed with a path.
     """
-    from queries import run
-
     result = run(engine, out, "bridges", topic_a, topic_b, limit=limit)
     if fmt == "json":
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
+from kg.cli.options import lexicon_option, span_model_choice, span_model_option
+from kg.core.model import Paper
+from kg.core.readers import ReadReport, read_corpus
+
 input_argument = click.argument(
     "inputs", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
-lexicon_option = click.option(
-    "--lexicon", "lexicons", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
-    help="Extra SKOS lexicon (Turtle); may be repeated.")
 on_error_option = click.option(
     "--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
     help="Stop at the first bad record (exit status 2), or skip bad records and files, "
          "report how many and why on stderr, and go on (exit status 0).")
 
 
-def _report_skipped(report) -> None:
+def _report_skipped(report: ReadReport) -> None:
     if report.skipped:
         click.echo(f"kg: skipped {len(report.skipped)} bad record(s):", err=True)
         for e in report.skipped[:20]:
@@ -46,6 +48,7 @@ def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_er
     Writes OUT/graph.ttl, OUT/store/ (embedded SPARQL store), OUT/graph.html
     and OUT/model.json. OUT is replaced only when the build succeeds.
     """
+    # the build and its stores (~0.1 s, then spaCy once the input is read): only here
     from kg.build import build as run_build
 
     result = run_build(inputs, out, lexicons=lexicons,
@@ -63,17 +66,22 @@ def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_er
         click.echo(f"  wrote {', '.join(str(out / f) for f in files)}")
 
 
-def _span_model(value: str | None):
-    """``--span-model``: the installed model (unset), ``none``, or a spaCy pipeline directory."""
-    if value is None:
-        return True
-    return False if value.lower() == "none" else Path(value)
+def extract_predictions(papers: list[Paper], lexicons: Iterable[Path],
+                        span_model: str | None) -> dict[str, dict]:
+    """Extract ``papers`` as ``kg extract`` does: paper id -> its JSON record.
 
+    ``span_model`` is the ``--span-model`` value; every term mention found is kept,
+    with ``"accepted": false`` for those the termhood filter leaves out of the graph.
+    """
+    # spaCy and the extraction pipeline (~0.6 s): only for the commands that extract
+    from extractors.acceptance import Rejected
+    from extractors.evaluation import predictions
+    from extractors.pipeline import extract_corpus
 
-span_model_option = click.option(
-    "--span-model", default=None, metavar="DIR|none",
-    help="Span model to use instead of the installed one: a spaCy pipeline directory, or "
-         "'none' for lexicon, acronyms and patterns only (for evaluation).")
+    rejected = Rejected()
+    graph = extract_corpus(papers, lexicons=lexicons, progress=sys.stderr.isatty(),
+                           span_model=span_model_choice(span_model), rejected=rejected)
+    return predictions(graph, rejected)
 
 
 @click.command()
@@ -93,17 +101,9 @@ def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
     Every term mention found is listed; "accepted" is false for those the
     termhood filter keeps out of the graph that `kg build` writes.
     """
-    from extractors.acceptance import Rejected
-    from extractors.evaluation import predictions
-    from extractors.pipeline import extract_corpus
-    from kg.core.readers import read_corpus
-
     report = read_corpus(inputs, on_error="skip" if on_error == "skip" else "raise")
-    rejected = Rejected()
-    kg = extract_corpus(report.papers, lexicons=lexicons, progress=sys.stderr.isatty(),
-                        span_model=_span_model(span_model), rejected=rejected)
+    records = extract_predictions(report.papers, lexicons, span_model)
     _report_skipped(report)
-    records = predictions(kg, rejected)
     out = sys.stdout
     for p in report.papers:
         out.write(json.dumps(records[p.id], ensure_ascii=False) + "\n")

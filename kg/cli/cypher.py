@@ -17,8 +17,10 @@ from pathlib import Path
 import click
 
 from kg.cli.options import format_option, out_argument
-from kg.core.errors import Messages, QueryError
+from kg.core.errors import Messages, QueryError, StoreError
+from kg.core.layout import MODEL
 from kg.core.output import emit
+from kg.core.processes import pid_alive
 
 
 def _bolt_options(f):
@@ -47,8 +49,7 @@ def push(out: Path, uri: str | None, user: str | None, password: str | None,
     MENTIONS in batches: pushing again changes nothing, and re-running an
     interrupted push completes it.
     """
-    from kg.core.errors import StoreError
-    from kg.stores import bolt
+    from kg.stores import bolt  # stores inside commands (see kg.cli)
     from kg.stores.out import load_model
 
     kg = load_model(out)
@@ -114,7 +115,7 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
     kg cypher "MATCH (p:Paper)-[:MENTIONS]->(c:Concept {label: \\$l}) RETURN p.id" \\
         --param 'l="MinHash"'
     """
-    from kg.stores import bolt
+    from kg.stores import bolt  # stores inside commands (see kg.cli)
 
     values = dict(_param(p) for p in params)
     if not query.strip():
@@ -143,10 +144,8 @@ def serve(out: Path, port: int, background: bool, stop: bool) -> None:
     neo4j drivers, 'kg cypher --uri'); Ctrl-C stops it. While it runs,
     'kg cypher --out OUT' uses it.
     """
-    from kg.core.errors import StoreError
-    from kg.core.layout import MODEL
-    from kg.stores import bolt
-    from kg.stores.bolt_server import forget_state, load_state, pid_alive, stop_server
+    from kg.stores import bolt  # stores inside commands (see kg.cli)
+    from kg.stores.bolt_server import forget_state, load_state, stop_server
     from kg.stores.out import require_built
 
     if stop:

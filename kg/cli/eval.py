@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from kg.cli.build import span_model_option
+from kg.cli.build import extract_predictions
+from kg.cli.options import lexicon_option, span_model_option
+from kg.core.readers import read_corpus
 
 path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
                                                        exists=True))
@@ -16,25 +17,10 @@ pred_option = click.option(
     "--pred", type=click.Path(path_type=Path, dir_okay=False, exists=True), default=None,
     help="Score this `kg extract --format jsonl` output instead of extracting now.")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-lexicon_option = click.option(
-    "--lexicon", "lexicons", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
-    help="Extra SKOS lexicon (Turtle); may be repeated.")
-
-
-def _extract(papers, lexicons, span_model):
-    from extractors.acceptance import Rejected
-    from extractors.evaluation import predictions
-    from extractors.pipeline import extract_corpus
-    from kg.cli.build import _span_model
-
-    rejected = Rejected()
-    graph = extract_corpus(papers, lexicons=lexicons, progress=sys.stderr.isatty(),
-                           span_model=_span_model(span_model), rejected=rejected)
-    return predictions(graph, rejected)
 
 
 def _preds(path: Path) -> dict[str, dict]:
-    from extractors.evaluation import read_jsonl
+    from extractors.evaluation import read_jsonl  # extractors inside commands (see kg.cli)
 
     return {str(r["id"]): r for r in read_jsonl(path)}
 
@@ -57,10 +43,10 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model
     Mentions typed "generic" are ignored; a mention counts only if it starts and ends on
     gold token boundaries. Typed scores also require the type (ours mapped to SciERC's).
     """
-    from extractors.evaluation import read_jsonl, scierc_papers, score_scierc
+    from extractors.evaluation import read_jsonl, scierc_papers, score_scierc  # see _preds
 
     gold = read_jsonl(path)
-    preds = _preds(pred) if pred else _extract(scierc_papers(gold), lexicons, span_model)
+    preds = _preds(pred) if pred else extract_predictions(scierc_papers(gold), lexicons, span_model)
     s = score_scierc(gold, preds)
     rows = {"untyped": s.untyped, "typed": s.typed}
     if as_json:
@@ -91,11 +77,10 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
     (mentions marked ``"accepted": false`` do not count; the figure with them is shown
     for comparison).
     """
-    from extractors.evaluation import score_keywords
-    from kg.core.readers import read_corpus
+    from extractors.evaluation import score_keywords  # see _preds
 
     papers = read_corpus([path]).papers
-    preds = _preds(pred) if pred else _extract(papers, lexicons, span_model)
+    preds = _preds(pred) if pred else extract_predictions(papers, lexicons, span_model)
     s = score_keywords(papers, preds)
     if as_json:
         click.echo(json.dumps({"present_keywords": s.present, "recalled": s.recalled,

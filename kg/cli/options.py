@@ -17,3 +17,26 @@ format_option = click.option(
 engine_option = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
     help="Query engine: " + "; ".join(f"{name}: {e.help}" for name, e in ENGINES.items()) + ".")
+lexicon_option = click.option(
+    "--lexicon", "lexicons", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+    help="Extra SKOS lexicon (Turtle); may be repeated.")
+span_model_option = click.option(
+    "--span-model", default=None, metavar="DIR|none",
+    help="Span model to use instead of the installed one: a spaCy pipeline directory, or "
+         "'none' for lexicon, acronyms and patterns only (for evaluation).")
+
+
+def span_model_choice(value: str | None) -> bool | Path:
+    """What ``--span-model`` asks for, as the extraction pipeline takes it.
+
+    ``True`` for the installed model (the option unset), ``False`` for ``none``,
+    else the spaCy pipeline directory.
+
+    Examples
+    --------
+    >>> span_model_choice(None), span_model_choice("None"), span_model_choice("m") == Path("m")
+    (True, False, True)
+    """
+    if value is None:
+        return True
+    return False if value.lower() == "none" else Path(value)

@@ -11,12 +11,7 @@ import click
 from kg.cli.options import engine_option, format_option, out_argument
 from kg.core.model import CONCEPT_TYPES
 from kg.core.output import emit
-
-
-def _model(out: Path):
-    from kg.stores.out import load_model
-
-    return load_model(out)
+from queries import run
 
 
 @click.command()
@@ -29,14 +24,14 @@ def _model(out: Path):
 def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -> None:
     """List the papers in OUT, or those about a concept."""
     if concept is None:
-        kg = _model(out)
+        from kg.stores.out import load_model  # stores inside commands (see kg.cli)
+
+        kg = load_model(out)
         rows = [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
                  "concepts": len(kg.paper_concepts.get(p.id, ()))}
                 for p in sorted(kg.papers.values(), key=lambda p: p.id)]
         emit(rows, ["id", "title", "year", "venue", "concepts"], fmt)
         return
-    from queries import run
-
     rows = run(engine, out, "papers_for_concept", concept, narrower=not exact)
     emit(rows, ["id", "title", "mentions", "concepts"], fmt)
 
@@ -48,8 +43,6 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -
 @format_option
 def concepts(out: Path, ctype: str | None, engine: str, fmt: str) -> None:
     """List the concepts in OUT with their paper counts."""
-    from queries import run
-
     emit(run(engine, out, "concepts", type=ctype),
          ["label", "type", "papers", "aliases", "broader"], fmt)
 
@@ -61,8 +54,6 @@ def concepts(out: Path, ctype: str | None, engine: str, fmt: str) -> None:
 @format_option
 def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
     """Show one paper and its concepts, with the sentences that mention them."""
-    from queries import run
-
     row = run(engine, out, "paper", paper_id)
     if fmt == "json":
         json.dump(row, sys.stdout, ensure_ascii=False, indent=2)

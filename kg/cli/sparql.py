@@ -10,7 +10,9 @@ from pathlib import Path
 import click
 
 from kg.cli.options import engine_option, format_option, out_argument
+from kg.core.errors import Messages, QueryError
 from kg.core.output import emit
+from queries import run
 
 
 @click.command()
@@ -26,8 +28,7 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
     rdfs:, xsd:) are predefined. SELECT and ASK give a table, SPARQL results JSON
     or CSV; CONSTRUCT gives Turtle (table), JSON-LD (json) or N-Triples (csv).
     """
-    from kg.core.errors import Messages, QueryError
-    from queries.raw import run_query
+    from queries.raw import run_query  # pyoxigraph: stores inside commands (see kg.cli)
 
     if query is not None and file is not None:
         raise QueryError(Messages.QUERY_ARGS)
@@ -46,8 +47,6 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
 @format_option
 def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None:
     """Papers that share concepts with paper ID (rare shared concepts count more)."""
-    from queries import run
-
     emit(run(engine, out, "related_papers", paper_id, limit=limit),
          ["id", "score", "title", "shared"], fmt)
 
@@ -60,8 +59,6 @@ def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None
 @format_option
 def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
     """Concepts that papers about CONCEPT (or a narrower one) also mention."""
-    from queries import run
-
     emit(run(engine, out, "cooccurring", concept, limit=limit),
          ["label", "type", "papers", "paper_ids"], fmt)
 
@@ -74,8 +71,6 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
 @format_option
 def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
     """The shortest path from CONCEPT_A to CONCEPT_B through papers, with evidence."""
-    from queries import run
-
     rows = run(engine, out, "concept_path", a, b)
     if fmt == "table" and not rows:
         click.echo("(the two names are the same concept)")
@@ -96,8 +91,6 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
 @format_option
 def stats(out: Path, engine: str, fmt: str) -> None:
     """Counts of papers, concepts (per type) and mentions; the most frequent concepts."""
-    from queries import run
-
     st = run(engine, out, "stats")
     if fmt == "json":
         json.dump(st, sys.stdout, ensure_ascii=False, indent=2)
@@ -124,7 +117,7 @@ def stats(out: Path, engine: str, fmt: str) -> None:
               help="Write to this file (default: standard output).")
 def export(out: Path, fmt: str, output: Path | None) -> None:
     """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML or CSV."""
-    from kg.stores.export import export as do_export
+    from kg.stores.export import export as do_export  # stores inside commands (see kg.cli)
 
     if output is None:
         do_export(out, fmt, sys.stdout.buffer)
@@ -150,7 +143,7 @@ def export(out: Path, fmt: str, output: Path | None) -> None:
 def push_sparql(out: Path, endpoint: str, graph: str | None, method: str, user: str | None,
                 password: str | None) -> None:
     """Load the graph in OUT into a named graph of a SPARQL server, replacing it."""
-    from kg.stores.sparql_push import DEFAULT_GRAPH, push
+    from kg.stores.sparql_push import DEFAULT_GRAPH, push  # requests (see kg.cli)
 
     graph = graph or DEFAULT_GRAPH
     n = push(out, endpoint, graph=graph, method=method, user=user, password=password)

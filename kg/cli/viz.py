@@ -36,6 +36,7 @@ def viz(out: Path, view: str | None, focus: str | None, depth: int,
         bridge: tuple[str, str] | None, min_papers: int, max_nodes: int | None,
         output: Path | None) -> None:
     """Write an interactive page of OUT: one HTML file that works offline."""
+    # the store, pyvis and networkx inside the command (see kg.cli)
     from kg.stores.out import load_model
     from visualizations.views import make_view, write_view
 

@@ -124,6 +124,14 @@ class KnowledgeGraph:
         return dict(out)
 
     @cached_property
+    def first_evidence(self) -> dict[tuple[str, str], str]:
+        """For each (paper, concept) pair, the sentence of the paper's first mention of it."""
+        out: dict[tuple[str, str], str] = {}
+        for m in self.mentions:
+            out.setdefault((m.paper, m.concept), m.sentence)
+        return out
+
+    @cached_property
     def narrower(self) -> dict[str, set[str]]:
         """For each concept, its direct narrower concepts."""
         out: dict[str, set[str]] = defaultdict(set)
@@ -147,17 +155,6 @@ class KnowledgeGraph:
         """Inverse document frequency ``log(N / df)``: rare concepts weigh more."""
         df = len(self.concept_papers.get(concept_id, ()))
         return math.log(len(self.papers) / df) if df else 0.0
-
-    def used_concepts(self) -> set[str]:
-        """Concepts that are mentioned, plus their broader ancestors."""
-        used = set(self.concept_papers)
-        stack = list(used)
-        while stack:
-            for b in self.concepts[stack.pop()].broader:
-                if b not in used and b in self.concepts:
-                    used.add(b)
-                    stack.append(b)
-        return used
 
     # -- persistence --------------------------------------------------------
     def to_json(self) -> dict:

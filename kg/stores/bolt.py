@@ -30,7 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from kg.core.errors import Messages, QueryError, StoreError
+from kg.core.layout import MODEL
 from kg.core.model import KnowledgeGraph
+from kg.stores.bolt_server import (
+    BoltServer,
+    file_sha256,
+    load_state,
+    save_state,
+    start_server,
+    state_dir,
+)
+from kg.stores.out import load_model, require_built
 
 #: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
 ENV = {"uri": "NEO4J_URI", "user": "NEO4J_USER", "password": "NEO4J_PASSWORD",
@@ -378,8 +388,6 @@ def _state_lock(out: Path) -> Iterator[None]:
     """Serialise starting/loading the local server of ``out`` between processes."""
     import fcntl
 
-    from kg.stores.bolt_server import state_dir
-
     folder = state_dir(out)
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "lock", "w") as f:
@@ -390,12 +398,8 @@ def _state_lock(out: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def load_served(server: Any, out: Path, *, progress: bool = False) -> BoltGraph:
+def load_served(server: BoltServer, out: Path, *, progress: bool = False) -> BoltGraph:
     """Connect to ``server`` and make it hold the graph of ``out`` (pushed if it changed)."""
-    from kg.core.layout import MODEL
-    from kg.stores.bolt_server import file_sha256, save_state
-    from kg.stores.out import load_model, require_built
-
     require_built(out, MODEL)
     sha = file_sha256(out / MODEL)
     graph = connect(server.uri, user=server.user, password=server.password,
@@ -414,7 +418,7 @@ def load_served(server: Any, out: Path, *, progress: bool = False) -> BoltGraph:
 
 
 def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
-                progress: bool = False) -> tuple[BoltGraph, Any]:
+                progress: bool = False) -> tuple[BoltGraph, BoltServer]:
     """The graph of the build folder ``out`` on its local Bolt server.
 
     Uses the server remembered for ``out`` (see :mod:`kg.stores.bolt_server`); when there
@@ -439,10 +443,6 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
     >>> g.run("MATCH (p:Paper) RETURN count(p) AS n")  # doctest: +SKIP
     [{'n': 19}]
     """
-    from kg.core.layout import MODEL
-    from kg.stores.bolt_server import load_state, save_state, start_server, state_dir
-    from kg.stores.out import require_built
-
     out = Path(out)
     require_built(out, MODEL)
     with _state_lock(out):
@@ -456,7 +456,7 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
         return load_served(server, out, progress=progress), server
 
 
-def open_graph(out: str | Path) -> BoltGraph:
+def open_bolt_graph(out: str | Path) -> BoltGraph:
     """The Bolt graph that ``--engine cypher`` asks about the build ``out``.
 
     The server of ``NEO4J_URI`` (with ``NEO4J_USER``, ``NEO4J_PASSWORD``,
@@ -465,10 +465,14 @@ def open_graph(out: str | Path) -> BoltGraph:
 
     Examples
     --------
-    >>> from queries import cypher
-    >>> cypher.stats(open_graph("kg-out"))["papers"]  # doctest: +SKIP
-    19
+    >>> with open_bolt_graph("kg-out") as g:  # doctest: +SKIP
+    ...     g.run("MATCH (p:Paper) RETURN count(p) AS n")
+    [{'n': 19}]
     """
     if settings()["uri"]:
         return connect()
     return local_graph(out)[0]
+
+
+#: The old name of :func:`open_bolt_graph`, until :mod:`queries.cypher` calls it by the new one.
+open_graph = open_bolt_graph

@@ -23,13 +23,13 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kg.core.errors import Messages, StoreError
+from kg.core.processes import free_port, pid_alive, port_in_use
 
 #: The database that a local server creates at start and the graph is loaded into.
 DEFAULT_DATABASE = "kg"
@@ -88,45 +88,6 @@ def arcadedb_home() -> tuple[Path, Path]:
     if not java.exists() or not jars.is_dir():
         raise StoreError(Messages.NO_ARCADEDB)
     return java, jars
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that nothing listens on right now.
-
-    Examples
-    --------
-    >>> 1024 <= free_port() <= 65535
-    True
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
-
-
-def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
-    """Whether something already listens on ``host:port``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.settimeout(0.5)
-        return s.connect_ex((host, port)) == 0
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (and is not a zombie we could reap)."""
-    with contextlib.suppress(ChildProcessError, OSError):
-        done, _ = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie of someone else's still "exists"; /proc tells
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z"
-    except (OSError, IndexError):
-        return True
 
 
 def _command(java: Path, jars: Path, root: Path, *, host: str, bolt_port: int, http_port: int,

@@ -23,6 +23,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from kg.core.vocab import PREFIXES
+from kg.stores.out import load_model, open_store
 
 FORMATS = ("turtle", "jsonld", "ntriples", "graphml", "csv")
 _RDF = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
@@ -33,8 +34,6 @@ CSV_COLUMNS = ["paper_id", "paper_title", "year", "venue", "concept_id", "concep
 
 def sorted_triples(out: Path) -> list[ox.Triple]:
     """Every triple of the store of ``out`` (default graph), in N-Triples order."""
-    from kg.stores.out import open_store
-
     store = open_store(Path(out))
     ts = [ox.Triple(q.subject, q.predicate, q.object)
           for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
@@ -49,10 +48,10 @@ def rdf_bytes(out: Path, fmt: str = "ntriples") -> bytes:
 
 
 def _graphml(out: Path, stream: BinaryIO) -> None:
+    # networkx (~0.2 s) only for GraphML: the RDF and CSV exports do not need it
     import networkx as nx
 
     from kg.stores.graph import to_networkx
-    from kg.stores.out import load_model
 
     g = to_networkx(load_model(Path(out)))
     for _, attrs in list(g.nodes(data=True)) + [(None, d) for *_, d in g.edges(data=True)]:
@@ -66,12 +65,8 @@ def _graphml(out: Path, stream: BinaryIO) -> None:
 
 def csv_rows(out: Path) -> list[dict]:
     """The rows of the CSV export (one per paper–concept link, by paper then concept id)."""
-    from kg.stores.out import load_model
-
     kg = load_model(Path(out))
-    first: dict[tuple[str, str], str] = {}
-    for m in kg.mentions:
-        first.setdefault((m.paper, m.concept), m.sentence)
+    first = kg.first_evidence
     rows = []
     for pid in sorted(kg.paper_concepts):
         p = kg.papers[pid]

@@ -120,13 +120,10 @@ def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
         for b in c.broader:
             if b in kg.concepts:
                 g.add_edge(concept_node(c.id), concept_node(b), kind="broader")
-    first_sentence: dict[tuple[str, str], str] = {}
-    for m in kg.mentions:
-        first_sentence.setdefault((m.paper, m.concept), m.sentence)
     for pid, counts in kg.paper_concepts.items():
         for cid, n in counts.items():
             g.add_edge(paper_node(pid), concept_node(cid), kind="mentions", count=n,
-                       evidence=first_sentence[(pid, cid)])
+                       evidence=kg.first_evidence[(pid, cid)])
     if links:
         for (a, b), (w, shared) in paper_links(kg).items():
             g.add_edge(paper_node(a), paper_node(b), kind="shares", weight=w, shared=shared)

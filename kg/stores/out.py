@@ -16,7 +16,7 @@ from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
 from kg.stores.rdf_file import Written, parse_block, remember_store, store_unchanged, write_turtle
 
-if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_graph needs it
+if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs it
     import rdflib
 
 
@@ -106,13 +106,13 @@ def is_read_only(store: object) -> bool:
     return _read_only.get(id(store)) is store
 
 
-def open_graph(out: Path) -> rdflib.Graph:
+def open_rdflib_graph(out: Path) -> rdflib.Graph:
     """The built store as an rdflib :class:`~rdflib.Graph` backed by Oxigraph.
 
     Pass query strings to ``graph.query`` (prepared queries fall back to
     rdflib's slow engine).
     """
-    import rdflib
+    import rdflib  # ~0.1 s: only for callers of this function
     from oxrdflib import OxigraphStore
     from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 

@@ -26,6 +26,7 @@ from requests.auth import HTTPBasicAuth, HTTPDigestAuth
 
 from kg.core.errors import Messages, StoreError
 from kg.core.vocab import BASE
+from kg.stores.export import rdf_bytes
 from kg.stores.sparql_terms import iri
 
 DEFAULT_GRAPH = BASE + "graph"
@@ -108,8 +109,6 @@ def push(out: str | Path, endpoint: str, *, graph: str = DEFAULT_GRAPH, method: 
     ...      user="dba", password="dba")  # doctest: +SKIP
     4234
     """
-    from kg.stores.export import rdf_bytes
-
     _check_iri(endpoint)
     _check_iri(graph)
     data = rdf_bytes(Path(out), "ntriples")
