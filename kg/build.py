@@ -32,6 +32,8 @@ from kg.core.processes import file_mode_mask, pid_alive
 from kg.core.readers import ReadReport, read_corpus
 from kg.stores.out import write_manifest, write_rdf
 
+__all__ = ["BuildResult", "build"]
+
 
 @dataclass
 class BuildResult:

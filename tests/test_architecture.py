@@ -197,3 +197,47 @@ def test_every_package_is_in_the_graph():
             "queries.engine", "visualizations.views"} <= modules
     assert len(modules) == len(source_files()) - sum(
         1 for f in source_files() if not (f.parent / "__init__.py").is_file())
+
+
+#: Modules that must say what they export (``__all__``): the foundation, the stores,
+#: the composition root and the pages.
+WITH_ALL = ("kg.core", "kg.stores", "kg.cli", "kg.build", "visualizations")
+
+
+def public_definitions(tree: ast.Module) -> set[str]:
+    """Names a module defines at its top level (functions, classes, assignments), not ``_x``."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return {n for n in names if not n.startswith("_")}
+
+
+def declared_all(tree: ast.Module) -> list[str] | None:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+def test_public_modules_declare_all_and_all_names_exist():
+    missing, unknown = [], []
+    for path in source_files():
+        name = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        exported = declared_all(tree)
+        if exported is None:
+            if name.startswith(WITH_ALL) and public_definitions(tree):
+                missing.append(name)
+            continue
+        bound = public_definitions(tree) | {
+            (a.asname or a.name).split(".")[0] for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        unknown += [f"{name}.{n}" for n in exported if n not in bound]
+    assert not missing, "modules without __all__:\n  " + "\n  ".join(missing)
+    assert not unknown, "__all__ names that the module does not have:\n  " + "\n  ".join(unknown)

@@ -20,6 +20,8 @@ from visualizations.details import concept_tooltip, mention_tooltip, paper_toolt
 from visualizations.networks import new_network, wrap_label
 from visualizations.style import SIDE_COLORS, node_size, short, snippet
 
+__all__ = ["COLUMN_X", "PAPER_X", "ROW_GAP", "bridge_legend", "bridge_network"]
+
 ROW_GAP = 70
 COLUMN_X = {"a": -480, "bridge": 0, "b": 480}
 #: where a connector's papers stand: between their side and the middle

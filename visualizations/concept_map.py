@@ -20,6 +20,11 @@ from visualizations.details import concept_tooltip, plural
 from visualizations.networks import new_network
 from visualizations.style import OTHER_COLOR, cluster_color, node_size, short
 
+__all__ = [
+    "DEFAULT_MAX_CONCEPTS", "LINKS_PER_CONCEPT", "clusters", "clusters_overview",
+    "concept_map_network", "cooccurrence",
+]
+
 DEFAULT_MAX_CONCEPTS = 300
 #: Each concept keeps at most this many links (its strongest), so hubs do not hide the rest.
 LINKS_PER_CONCEPT = 8

@@ -9,6 +9,8 @@ from __future__ import annotations
 from kg.core.model import KnowledgeGraph
 from visualizations.style import short, snippet
 
+__all__ = ["concept_tooltip", "mention_tooltip", "paper_meta", "paper_tooltip", "plural"]
+
 
 def plural(n: int, word: str) -> str:
     """``"1 paper"``, ``"2 papers"``.

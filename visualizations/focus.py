@@ -25,6 +25,11 @@ from visualizations.networks import (
 )
 from visualizations.style import snippet
 
+__all__ = [
+    "DEFAULT_MAX_NODES", "Focus", "describe", "focus_network", "focus_overview",
+    "resolve_focus",
+]
+
 DEFAULT_MAX_NODES = 300
 
 

@@ -15,6 +15,8 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
+__all__ = ["LAYOUT_ITERATIONS", "PHYSICS_LIMIT", "apply_positions", "needs_layout", "positions"]
+
 #: Above this many nodes a page gets fixed positions and no physics.
 PHYSICS_LIMIT = 400
 #: Optimiser steps of the energy layout. networkx's default (50) took ~9 s on NeurIPS 2018's

@@ -28,6 +28,12 @@ from visualizations.style import (
     snippet,
 )
 
+__all__ = [
+    "COMPACT_ABOVE", "DEFAULT_MAX_NODES", "SHARES_PER_PAPER", "concept_vis_node",
+    "new_network", "paper_concept_network", "paper_vis_node", "select",
+    "shared_concepts_overview", "wrap_label",
+]
+
 DEFAULT_MAX_NODES = 1500
 #: Above this many nodes papers are small squares instead of labelled boxes.
 COMPACT_ABOVE = 400

@@ -26,6 +26,8 @@ from kg.core.processes import file_mode_mask
 from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
 
+__all__ = ["EDGE_KINDS", "View", "render", "safe_json", "type_legend", "write_page"]
+
 _PYVIS_LIB = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 #: Edge kinds every view may use: legend label, dashes, shown when the page opens.
 EDGE_KINDS = {

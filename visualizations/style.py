@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+__all__ = [
+    "CLUSTER_COLORS", "EDGE_COLOR", "OTHER_COLOR", "SIDE_COLORS", "TYPE_COLORS", "TYPE_SHAPES",
+    "cluster_color", "node_size", "short", "snippet",
+]
+
 TYPE_COLORS = {
     "paper": "#4e79a7",
     "method": "#f28e2b",
@@ -21,7 +26,6 @@ OTHER_COLOR = "#bab0ac"
 #: Colours of the two sides of a bridge view, and of what connects them.
 SIDE_COLORS = {"a": "#e15759", "b": "#59a14f", "bridge": "#4e79a7", "connector": "#edc948"}
 EDGE_COLOR = "#9aa5b1"
-FADED = "#e4e7eb"
 
 
 def node_size(n_papers: int) -> float:

@@ -29,6 +29,11 @@ from visualizations.networks import (
 from visualizations.page import View, render, write_page
 from visualizations.style import short
 
+__all__ = [
+    "VIEWS", "bridge_view", "concepts_view", "default_page", "focus_view", "graph_view",
+    "make_view", "write_view",
+]
+
 VIEWS = ("graph", "concepts", "focus", "bridge")
 
 

@@ -24,6 +24,8 @@ from kg import __version__
 from kg.core.errors import KGError
 from kg.core.output import one_line
 
+__all__ = ["COMMAND_MODULES", "KGGroup", "cli", "main"]
+
 COMMAND_MODULES = [
     "kg.cli.build",
     "kg.cli.query",

@@ -14,6 +14,8 @@ import click
 from kg.cli.options import engine_option, format_option, out_argument
 from queries import run
 
+__all__ = ["COMMANDS", "CSV_COLUMNS", "WIDTH", "bridge", "csv_rows", "path_text", "write_table"]
+
 WIDTH = 100
 CSV_COLUMNS = ["kind", "rank", "id", "title", "score", "a_concepts", "b_concepts",
                "a_evidence", "b_evidence", "path"]

@@ -13,6 +13,10 @@ from kg.cli.options import lexicon_option, span_model_choice, span_model_option
 from kg.core.model import Paper
 from kg.core.readers import ReadReport, read_corpus
 
+__all__ = [
+    "COMMANDS", "build", "extract", "extract_predictions", "input_argument", "on_error_option",
+]
+
 input_argument = click.argument(
     "inputs", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
 on_error_option = click.option(

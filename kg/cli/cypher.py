@@ -22,6 +22,8 @@ from kg.core.layout import MODEL
 from kg.core.output import emit
 from kg.core.processes import pid_alive
 
+__all__ = ["COMMANDS", "cypher", "push", "serve"]
+
 
 def _bolt_options(f):
     f = click.option("--database", default=None, metavar="NAME",

@@ -11,6 +11,11 @@ from kg.cli.build import extract_predictions
 from kg.cli.options import lexicon_option, span_model_option
 from kg.core.readers import read_corpus
 
+__all__ = [
+    "COMMANDS", "eval_group", "json_option", "keywords", "path_argument", "pred_option",
+    "scierc",
+]
+
 path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
                                                        exists=True))
 pred_option = click.option(

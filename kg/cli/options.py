@@ -9,6 +9,11 @@ import click
 from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
+__all__ = [
+    "engine_option", "format_option", "lexicon_option", "out_argument", "span_model_choice",
+    "span_model_option",
+]
+
 out_argument = click.argument(
     "out", type=click.Path(path_type=Path, file_okay=False), metavar="OUT")
 format_option = click.option(

@@ -13,6 +13,8 @@ from kg.core.model import CONCEPT_TYPES
 from kg.core.output import emit
 from queries import run
 
+__all__ = ["COMMANDS", "concepts", "paper", "papers"]
+
 
 @click.command()
 @out_argument

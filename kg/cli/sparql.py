@@ -14,6 +14,8 @@ from kg.core.errors import Messages, QueryError
 from kg.core.output import emit
 from queries import run
 
+__all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "sparql", "stats"]
+
 
 @click.command()
 @out_argument

@@ -9,6 +9,8 @@ import click
 from kg.cli.options import out_argument
 from kg.core.errors import KGError, Messages
 
+__all__ = ["COMMANDS", "ViewOptionError", "viz"]
+
 
 class ViewOptionError(KGError):
     """A ``kg viz`` view is missing the option it needs."""

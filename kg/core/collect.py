@@ -6,6 +6,8 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
+__all__ = ["BUILD_THRESHOLD", "fewer_collections"]
+
 #: Allocations between young collections during a build (Python's default is 700). A
 #: build makes millions of spans, mentions and triples that live until it ends, so the
 #: default sweeps them again and again for nothing (~4 % of ``kg build`` on NeurIPS 2018).

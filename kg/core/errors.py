@@ -6,6 +6,11 @@ the CLI prints it as one line and exits with status 2.
 
 from __future__ import annotations
 
+__all__ = [
+    "InputError", "KGError", "Messages", "NotFoundError", "OutputError", "QueryError",
+    "StoreError",
+]
+
 
 class KGError(Exception):
     """An error caused by the user's input or environment, shown as one line."""

@@ -28,6 +28,11 @@ from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from pathlib import Path
 
+__all__ = [
+    "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
+    "sorted_mentions",
+]
+
 CONCEPT_TYPES = ("method", "task", "dataset", "metric", "concept")
 FIELDS = ("title", "abstract")
 

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+__all__ = ["FORMATS", "emit", "one_line"]
+
 FORMATS = ("table", "json", "csv")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 

@@ -19,6 +19,11 @@ from pathlib import Path
 from kg.core.errors import InputError, Messages
 from kg.core.model import Paper
 
+__all__ = [
+    "READERS", "ReadReport", "TITLE_MAX", "derive_title", "paper_from_record", "read_corpus",
+    "read_csv", "read_jsonl", "read_text",
+]
+
 TITLE_MAX = 100
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+__all__ = [
+    "BASE", "CONCEPT_NS", "DATASET", "DCTERMS", "KGV", "PAPER_NS", "PREFIXES", "PROV", "RDF",
+    "RDFS", "SCHEMA", "SCHEME", "SKOS", "XSD", "concept_iri", "link_iri", "mention_iri",
+    "paper_iri", "sparql_prefixes",
+]
+
 BASE = "https://w3id.org/kg-abstracts/"
 KGV = BASE + "vocab#"
 CONCEPT_NS = BASE + "concept/"

@@ -42,6 +42,13 @@ from kg.stores.bolt_server import (
 )
 from kg.stores.out import load_model, require_built
 
+__all__ = [
+    "BOLT_SCHEMES", "BoltGraph", "CONSTRAINTS", "ENV", "MERGE_BROADER", "MERGE_CONCEPTS",
+    "MERGE_MENTIONS", "MERGE_PAPERS", "bolt_errors", "broader_rows", "clear", "concept_rows",
+    "connect", "counts", "ensure_schema", "load_served", "local_graph", "mention_rows",
+    "open_bolt_graph", "paper_rows", "push", "settings",
+]
+
 #: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
 ENV = {"uri": "NEO4J_URI", "user": "NEO4J_USER", "password": "NEO4J_PASSWORD",
        "database": "NEO4J_DATABASE"}

@@ -31,6 +31,12 @@ from pathlib import Path
 from kg.core.errors import Messages, StoreError
 from kg.core.processes import free_port, pid_alive, port_in_use
 
+__all__ = [
+    "BoltServer", "DEFAULT_DATABASE", "DEFAULT_USER", "LOG", "STATE", "arcadedb_home",
+    "cache_dir", "file_sha256", "forget_state", "load_state", "save_state", "start_server",
+    "state_dir", "stop_server", "wait_ready",
+]
+
 #: The database that a local server creates at start and the graph is loaded into.
 DEFAULT_DATABASE = "kg"
 DEFAULT_USER = "root"

@@ -25,6 +25,8 @@ import pyoxigraph as ox
 from kg.core.vocab import PREFIXES
 from kg.stores.out import load_model, open_store
 
+__all__ = ["CSV_COLUMNS", "FORMATS", "csv_rows", "export", "rdf_bytes", "sorted_triples"]
+
 FORMATS = ("turtle", "jsonld", "ntriples", "graphml", "csv")
 _RDF = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
         "ntriples": ox.RdfFormat.N_TRIPLES}

@@ -18,6 +18,8 @@ import numpy as np
 
 from kg.core.model import KnowledgeGraph
 
+__all__ = ["concept_node", "paper_link_count", "paper_links", "paper_node", "to_networkx"]
+
 
 def paper_node(paper_id: str) -> str:
     """networkx node id of a paper."""

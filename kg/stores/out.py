@@ -19,6 +19,10 @@ from kg.stores.rdf_file import Written, parse_block, remember_store, store_uncha
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs it
     import rdflib
 
+__all__ = [
+    "is_read_only", "load_model", "open_rdflib_graph", "open_store", "require_built",
+    "write_manifest", "write_rdf",
+]
 
 _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened

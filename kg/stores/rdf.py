@@ -34,6 +34,11 @@ from kg.core.vocab import (
     paper_iri,
 )
 
+__all__ = [
+    "concept_triples", "corpus_triples", "dataset_triples", "link_triples", "mention_triples",
+    "paper_block", "paper_triples", "triples",
+]
+
 _A = ox.NamedNode(RDF + "type")
 
 

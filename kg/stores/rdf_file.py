@@ -26,6 +26,11 @@ from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
 from kg.stores.rdf import corpus_triples, paper_block
 
+__all__ = [
+    "Block", "FORMAT", "TurtleIndex", "Written", "header", "paper_key", "parse_block",
+    "remember_store", "store_files", "store_unchanged", "turtle", "write_turtle",
+]
+
 #: Bump when the RDF form of a paper block changes: older indexes are then ignored.
 FORMAT = 1
 

@@ -29,6 +29,8 @@ from kg.core.vocab import BASE
 from kg.stores.export import rdf_bytes
 from kg.stores.sparql_terms import iri
 
+__all__ = ["DEFAULT_GRAPH", "TIMEOUT", "UPDATE_CHUNK", "push"]
+
 DEFAULT_GRAPH = BASE + "graph"
 TIMEOUT = 300  # seconds; large graphs take a while to load
 #: triples per INSERT DATA request with ``method="update"`` (Virtuoso refuses big ones)
