@@ -48,12 +48,12 @@ def main() -> int:
 
     import spacy
 
-    from extractors.pipeline import field_texts as _texts
+    from extractors.pipeline import field_texts
     from kg.core.readers import read_corpus
 
     papers = read_corpus([args.corpus]).papers
     n = len(papers)
-    texts = [t for t, _ in _texts(papers)]
+    texts = [t for t, _ in field_texts(papers)]
     tok = spacy.blank("en").tokenizer
     t = time.perf_counter()
     list(tok.pipe(texts, batch_size=256))

@@ -34,13 +34,12 @@ def main() -> int:
 
     import spacy
 
-    from extractors.pipeline import extract_corpus, span_model_dir
-    from extractors.pipeline import field_texts as _texts
+    from extractors.pipeline import extract_corpus, field_texts, span_model_dir
     from kg.core.readers import read_corpus
 
     papers = read_corpus([args.corpus]).papers
     n = len(papers)
-    texts = [t for t, _ in _texts(papers)]
+    texts = [t for t, _ in field_texts(papers)]
     print(f"{args.corpus.name}: {n} abstracts ({len(texts)} texts with titles), "
           f"{os.cpu_count()} CPUs, span model: {span_model_dir() or 'absent'}")
 

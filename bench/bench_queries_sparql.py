@@ -8,8 +8,8 @@ concepts and papers: the busiest and rare ones, and a fixed-seed random sample
 (``--sample`` concepts, papers and concept pairs: what a user would ask); the
 table gives the median, 90th percentile and worst time per call for the SPARQL
 engine, and the Python engine's median for comparison (its time excludes
-loading ``model.json``). ``bridges`` is ``queries.bridges_sparql.bridges``
-against ``queries.bridges.bridges``.
+loading ``model.json``). Every helper is the shared one in :mod:`queries.questions`
+(``bridges`` from :mod:`queries.bridging`) over each engine.
 
     python bench/bench_queries_sparql.py                 # builds /tmp/kg-bench-20k once
     python bench/bench_queries_sparql.py --papers 5000 --out /tmp/kg-bench-5k

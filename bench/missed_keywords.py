@@ -4,8 +4,10 @@ Run ``kg extract CORPUS.jsonl > PRED.jsonl`` first, then::
 
     python bench/missed_keywords.py ../shared/data/iclr2018.jsonl PRED.jsonl [--top 60]
 
-Prints ``count  keyword`` for each missed keyword (``kw_norm`` form, as the scorer
-compares them), so that the real ML concepts among them can be added to
+A keyword counts as found only if the graph keeps it (mentions and concepts not
+marked ``"accepted": false``). Prints ``count  keyword`` for each missed keyword
+(``kw_norm`` form, as the scorer compares them), so that the real ML concepts among
+them can be added to
 ``extractors/data/lexicon.ttl``. Keywords already known to the lexicon (label, alias
 or acronym) are marked ``*``: there the miss is a boundary or context problem, not a
 vocabulary one.
@@ -30,8 +32,12 @@ def missed(corpus: list[dict], preds: dict[str, dict]) -> Counter[str]:
     for d in corpus:
         text = f" {kw_norm(d['title'] + ' ' + d['abstract'])} "
         rec = preds.get(str(d["id"]), {})
-        found = {kw_norm(m.get("text", "")) for m in rec.get("mentions", [])}
+        # only what the graph keeps counts, as in the scorer: rejected mentions are misses
+        found = {kw_norm(m.get("text", "")) for m in rec.get("mentions", [])
+                 if m.get("accepted", True) is not False}
         for c in rec.get("concepts", []):
+            if c.get("accepted", True) is False:
+                continue
             found.add(kw_norm(c.get("label", "")))
             found.update(kw_norm(a) for a in c.get("aliases", []) or [])
         for k in d.get("keywords", []):

@@ -129,7 +129,7 @@ class CypherEngine:
     @classmethod
     def from_out(cls, out: Path) -> CypherEngine:
         """``$NEO4J_URI``'s server, else the local Bolt server of ``out``."""
-        return cls(bolt.open_graph(out))
+        return cls(bolt.open_bolt_graph(out))
 
     def _run(self, query: str, **params: Any) -> list[dict]:
         return self.graph.run(query, params)

@@ -11,9 +11,10 @@ Register another engine by writing a module with a class that implements
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from queries.engine import Engine
 
@@ -80,7 +81,8 @@ def engine_for(source: Any) -> Engine:
     names = {f"{k.__module__}.{k.__qualname__}" for k in type(source).__mro__}
     for entry in ENGINES.values():
         if names & set(entry.sources):
-            return entry.load()(source)
+            # every engine class is built from one of its ``sources``
+            return cast(Callable[[Any], Engine], entry.load())(source)
     raise TypeError(f"no engine answers from a {type(source).__name__}; "
                     f"pass an OUT folder or one of {', '.join(ENGINES)}'s sources")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 __all__ = ["path_rows", "shortest_path"]
 
@@ -71,7 +72,7 @@ def shortest_path(
     if a == b:
         return [a]
     adj: dict[_Node, set[_Node]] = defaultdict(set)
-    sides = {
+    sides: dict[str, dict[str, Any]] = {
         "a": {"dist": {("c", a): 0}, "layers": [[("c", a)]]},
         "b": {"dist": {("c", b): 0}, "layers": [[("c", b)]]},
     }
@@ -113,7 +114,7 @@ def shortest_path(
     # Nodes on shortest paths, by position from a: back-track each side from the meeting layer.
     def back_track(side: dict, top: list[_Node]) -> list[set[_Node]]:
         layers = side["layers"]
-        on = [set() for _ in layers]
+        on: list[set[_Node]] = [set() for _ in layers]
         on[-1] = set(top)
         for t in range(len(layers) - 2, -1, -1):
             on[t] = {u for u in layers[t] if adj[u] & on[t + 1]}

@@ -481,5 +481,3 @@ def open_bolt_graph(out: str | Path) -> BoltGraph:
     return local_graph(out)[0]
 
 
-#: The old name of :func:`open_bolt_graph`, until :mod:`queries.cypher` calls it by the new one.
-open_graph = open_bolt_graph
