@@ -23,13 +23,13 @@ from functools import partial
 from pathlib import Path
 
 from extractors import text_cache
-from kg import __version__
 from kg.core.collect import fewer_collections
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.processes import file_mode_mask, pid_alive
 from kg.core.readers import ReadReport, read_corpus
+from kg.core.version import __version__
 from kg.stores.out import write_manifest, write_rdf
 
 __all__ = ["BuildResult", "build"]
@@ -202,7 +202,7 @@ def _stop(pid: int | None) -> None:
 
 @fewer_collections()
 def build(
-    inputs: Iterable[str | Path],
+    inputs: Iterable[str | Path] | ReadReport,
     out: str | Path,
     *,
     lexicons: Iterable[str | Path] = (),
@@ -215,8 +215,9 @@ def build(
 
     Parameters
     ----------
-    inputs : iterable of paths
-        Corpus files (.txt, .jsonl, .csv).
+    inputs : iterable of paths, or ReadReport
+        Corpus files (.txt, .jsonl, .csv), or papers already read
+        (:func:`kg.core.readers.read_records` for records in memory).
     out : path
         Output folder; replaced as a whole on success.
     lexicons : iterable of paths
@@ -242,7 +243,7 @@ def build(
     """
     out = Path(out)
     _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
-    report = read_corpus(inputs, on_error=on_error)
+    report = inputs if isinstance(inputs, ReadReport) else read_corpus(inputs, on_error=on_error)
 
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once

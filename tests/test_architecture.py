@@ -9,6 +9,7 @@ two modules together all the same.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections import deque
 from functools import cache
 from pathlib import Path
@@ -205,7 +206,8 @@ WITH_ALL = ("kg.core", "kg.stores", "kg.cli", "kg.build", "visualizations")
 
 
 def public_definitions(tree: ast.Module) -> set[str]:
-    """Names a module defines at its top level (functions, classes, assignments), not ``_x``."""
+    """Names a module defines at its top level (functions, classes, assignments), not ``_x``
+    (``__version__`` is public)."""
     names = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -214,7 +216,15 @@ def public_definitions(tree: ast.Module) -> set[str]:
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
-    return {n for n in names if not n.startswith("_")}
+    return {n for n in names if not is_private(n)}
+
+
+def lazy_names(name: str, tree: ast.Module, names: list[str]) -> set[str]:
+    """Those of ``names`` that the module provides through a PEP 562 ``__getattr__``."""
+    if not any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body):
+        return set()
+    module = importlib.import_module(name)
+    return {n for n in names if hasattr(module, n)}
 
 
 def declared_all(tree: ast.Module) -> list[str] | None:
@@ -238,6 +248,7 @@ def test_public_modules_declare_all_and_all_names_exist():
         bound = public_definitions(tree) | {
             (a.asname or a.name).split(".")[0] for node in tree.body
             if isinstance(node, (ast.Import, ast.ImportFrom)) for a in node.names}
+        bound |= lazy_names(name, tree, [n for n in exported if n not in bound])
         unknown += [f"{name}.{n}" for n in exported if n not in bound]
     assert not missing, "modules without __all__:\n  " + "\n  ".join(missing)
     assert not unknown, "__all__ names that the module does not have:\n  " + "\n  ".join(unknown)

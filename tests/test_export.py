@@ -50,7 +50,7 @@ def test_graphml_has_papers_concepts_and_links(example_out, example_kg):
     edge = g.edges[f"paper:{paper_id(3)}", "concept:graph-neural-network"]
     assert edge["kind"] == "mentions"
     assert edge["count"] == example_kg.paper_concepts[paper_id(3)]["graph-neural-network"] >= 2
-    shares = g.edges[f"paper:{paper_id(3)}", f"paper:{paper_id(14)}"]
+    shares = g.edges[f"paper:{paper_id(14)}", f"paper:{paper_id(3)}"]  # smaller id first
     assert shares["kind"] == "shares" and "graph-neural-network" in shares["shared"]
 
 

@@ -10,6 +10,7 @@ inject markup. Tooltips and the side panel are filled as plain text.
 
 from __future__ import annotations
 
+import html as html_escape
 import json
 import os
 import tempfile
@@ -26,7 +27,7 @@ from kg.core.processes import file_mode_mask
 from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
 
-__all__ = ["EDGE_KINDS", "View", "render", "safe_json", "type_legend", "write_page"]
+__all__ = ["EDGE_KINDS", "Page", "View", "render", "safe_json", "type_legend", "write_page"]
 
 _PYVIS_LIB = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 #: Edge kinds every view may use: legend label, dashes, shown when the page opens.
@@ -163,3 +164,36 @@ def write_page(html: str, path: Path) -> None:
         f.write(html)
     os.chmod(tmp, 0o666 & ~file_mode_mask())  # mkstemp's 0600 would make the page private
     os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A rendered page: shown inline by Jupyter, and the same HTML written to a file.
+
+    Jupyter calls :meth:`_repr_html_`: the page goes into an ``<iframe>`` as its
+    ``srcdoc`` (HTML-escaped, so the page cannot break out of the attribute),
+    sandboxed to run its own scripts only.
+
+    Examples
+    --------
+    >>> page = Page("<p>a & b</p>", title="t")
+    >>> page._repr_html_()
+    '<iframe title="t" srcdoc="&lt;p&gt;a &amp; b&lt;/p&gt;" sandbox="allow-scripts" \
+style="width: 100%; height: 600px; border: 0"></iframe>'
+    """
+
+    html: str
+    title: str = ""
+    #: height of the inline frame, in pixels
+    height: int = 600
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe title="{html_escape.escape(self.title)}" '
+                f'srcdoc="{html_escape.escape(self.html)}" sandbox="allow-scripts" '
+                f'style="width: 100%; height: {int(self.height)}px; border: 0"></iframe>')
+
+    def write(self, path: str | Path) -> Path:
+        """Write the page to ``path`` atomically; return the path."""
+        path = Path(path)
+        write_page(self.html, path)
+        return path

@@ -20,9 +20,9 @@ import sys
 
 import click
 
-from kg import __version__
 from kg.core.errors import KGError
 from kg.core.output import one_line
+from kg.core.version import __version__
 
 __all__ = ["COMMAND_MODULES", "KGGroup", "cli", "main"]
 

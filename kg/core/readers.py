@@ -21,7 +21,7 @@ from kg.core.model import Paper
 
 __all__ = [
     "READERS", "ReadReport", "TITLE_MAX", "derive_title", "paper_from_record", "read_corpus",
-    "read_csv", "read_jsonl", "read_text",
+    "read_csv", "read_jsonl", "read_records", "read_text",
 ]
 
 TITLE_MAX = 100
@@ -294,6 +294,46 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
             raise InputError(names, None, Messages.NO_INPUT_SKIPPED.format(
                 n=len(report.skipped), first=report.skipped[0]))
         raise InputError(names, None, Messages.NO_INPUT)
+    return report
+
+
+def read_records(records: Iterable[dict | Paper], *, name: str = "records",
+                 on_error: str = "raise") -> ReadReport:
+    """Read in-memory records (dicts with JSONL's fields, or :class:`Paper`) like a file.
+
+    Each dict is checked as a JSONL line is; errors name ``name`` and ``record N``
+    (1-based), and a record without an ``id`` gets ``NAME-N``. ``on_error`` and
+    duplicate ids work as in :func:`read_corpus`.
+
+    Examples
+    --------
+    >>> report = read_records([{"id": "a", "abstract": "We study graphs."}, {"abstract": "x"}])
+    >>> [(p.id, p.title) for p in report.papers]
+    [('a', 'We study graphs'), ('records-2', 'x')]
+    >>> read_records([{"title": "no abstract"}])
+    Traceback (most recent call last):
+    ...
+    kg.core.errors.InputError: records:record 1: record has no 'abstract'
+    """
+    path = Path(name)
+
+    def papers() -> Iterator[Paper | InputError]:
+        for n, rec in enumerate(records, start=1):
+            where = f"record {n}"
+            if isinstance(rec, Paper):
+                yield rec
+            elif isinstance(rec, dict):
+                yield _record(rec, path, where, f"{name}-{n}")
+            else:
+                yield InputError(name, where, Messages.NOT_OBJECT.format(
+                    kind=type(rec).__name__))
+
+    report = ReadReport()
+    _read_file(papers(), path, {}, report, on_error)
+    if not report.papers:
+        raise InputError(name, None, Messages.NO_INPUT_SKIPPED.format(
+            n=len(report.skipped), first=report.skipped[0]) if report.skipped
+            else Messages.NO_INPUT)
     return report
 
 

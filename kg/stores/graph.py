@@ -5,6 +5,10 @@ they mention (``count``, ``evidence``), concepts to broader concepts, and
 papers to papers through shared concepts, each shared concept weighted by its
 inverse document frequency ``log(N / df)`` so that a rare shared concept
 ("MinHash") counts more than a common one ("deep learning").
+
+The graph is directed so that ``broader`` keeps its meaning (narrower → broader);
+``mentions`` go paper → concept and ``shares`` from the smaller paper id to the
+larger (read it as undirected: ``g.to_undirected()``).
 """
 
 from __future__ import annotations
@@ -102,21 +106,31 @@ def paper_link_count(kg: KnowledgeGraph) -> int:
     return total // 2  # each pair counted from both ends
 
 
-def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.Graph:
-    """Build the undirected paper–concept graph (``kind`` tells node and edge kinds).
+def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.DiGraph:
+    """Build the directed paper–concept graph (``kind`` tells node and edge kinds).
+
+    Every node has ``kind`` (``paper`` or ``concept``), ``label`` (a paper's title, a
+    concept's preferred label) and ``type`` (``paper``, or the concept's type). No
+    attribute is called ``id`` (igraph and GraphML readers keep that name for
+    themselves): the node id is ``paper:ID`` or ``concept:ID``.
 
     Examples
     --------
-    >>> from kg.core.model import KnowledgeGraph
-    >>> to_networkx(KnowledgeGraph()).number_of_nodes()
-    0
+    >>> from kg.core.model import Concept, KnowledgeGraph
+    >>> g = to_networkx(KnowledgeGraph(concepts={
+    ...     "gnn": Concept("gnn", "graph neural network", "method", broader=["nn"]),
+    ...     "nn": Concept("nn", "neural network", "method")}))
+    >>> list(g.edges(data="kind"))
+    [('concept:gnn', 'concept:nn', 'broader')]
+    >>> g.nodes["concept:gnn"]["label"], g.nodes["concept:gnn"]["type"]
+    ('graph neural network', 'method')
     """
-    g = nx.Graph()
+    g = nx.DiGraph()
     for p in kg.papers.values():
-        g.add_node(paper_node(p.id), kind="paper", id=p.id, title=p.title, year=p.year,
-                   venue=p.venue, url=p.url)
+        g.add_node(paper_node(p.id), kind="paper", label=p.title, type="paper", title=p.title,
+                   year=p.year, venue=p.venue, url=p.url)
     for c in kg.concepts.values():
-        g.add_node(concept_node(c.id), kind="concept", id=c.id, label=c.label, type=c.type,
+        g.add_node(concept_node(c.id), kind="concept", label=c.label, type=c.type,
                    papers=len(kg.concept_papers.get(c.id, ())))
     for c in kg.concepts.values():
         for b in c.broader:

@@ -28,13 +28,14 @@ _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
 
 
-def write_rdf(kg: KnowledgeGraph, out: Path, *, previous: Path | None = None) -> int:
+def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
     The store is bulk-loaded from ``graph.ttl``. ``previous`` (an earlier ``OUT``) lends
     its unchanged paper blocks (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by
     the difference only.
     """
+    out, previous = Path(out), None if previous is None else Path(previous)
     written = write_turtle(kg, out / TURTLE, previous=previous)
     if previous is None or written.previous is None \
             or not _update_copy(previous, out, written):
@@ -82,15 +83,17 @@ def _update_copy(previous: Path, out: Path, written: Written) -> bool:
     return True
 
 
-def require_built(out: Path, *parts: str) -> None:
+def require_built(out: str | Path, *parts: str) -> None:
     """Raise a one-line :class:`StoreError` unless ``out`` has every file in ``parts``."""
+    out = Path(out)
     for part in parts:
         if not (out / part).exists():
             raise StoreError(Messages.NOT_BUILT.format(path=out, missing=part))
 
 
-def open_store(out: Path) -> ox.Store:
+def open_store(out: str | Path) -> ox.Store:
     """Open ``OUT/store`` read-only (several readers may share it)."""
+    out = Path(out)
     require_built(out, STORE)
     try:
         store = ox.Store.read_only(str(out / STORE))
@@ -110,11 +113,16 @@ def is_read_only(store: object) -> bool:
     return _read_only.get(id(store)) is store
 
 
-def open_rdflib_graph(out: Path) -> rdflib.Graph:
+def open_rdflib_graph(out: str | Path) -> rdflib.Graph:
     """The built store as an rdflib :class:`~rdflib.Graph` backed by Oxigraph.
 
     Pass query strings to ``graph.query`` (prepared queries fall back to
     rdflib's slow engine).
+
+    Examples
+    --------
+    >>> len(open_rdflib_graph("kg-out")) > 1000  # doctest: +SKIP
+    True
     """
     import rdflib  # ~0.1 s: only for callers of this function
     from oxrdflib import OxigraphStore
@@ -127,13 +135,19 @@ def open_rdflib_graph(out: Path) -> rdflib.Graph:
     return graph
 
 
-def load_model(out: Path) -> KnowledgeGraph:
-    """Read ``OUT/model.json``."""
+def load_model(out: str | Path) -> KnowledgeGraph:
+    """Read ``OUT/model.json`` (``out`` is a str or a Path).
+
+    Examples
+    --------
+    >>> len(load_model("kg-out").papers)  # doctest: +SKIP
+    19
+    """
     require_built(out, MODEL)
-    return KnowledgeGraph.load(out / MODEL)
+    return KnowledgeGraph.load(Path(out) / MODEL)
 
 
-def write_manifest(out: Path, data: dict) -> None:
+def write_manifest(out: str | Path, data: dict) -> None:
     """Write ``manifest.json`` (sorted keys, so it is deterministic)."""
-    (out / MANIFEST).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
+    (Path(out) / MANIFEST).write_text(json.dumps(data, indent=2, sort_keys=True) + "\n",
                                 encoding="utf-8")
