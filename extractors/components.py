@@ -6,17 +6,32 @@
     acronym (case-sensitive, via a ``PhraseMatcher`` on ``ORTH``). Writes
     ``doc.spans["kg_concepts"]``: spans labelled with the concept id, the
     longest match winning where matches overlap; ``span.kb_id_`` is
-    ``"acronym"`` or ``"phrase"``.
+    ``"acronym"`` or ``"phrase"``. Its terms are saved with the pipeline
+    (``nlp.to_disk``: ``kg_concept_matcher/terms.json``) and restored by
+    ``spacy.load``.
 
 ``kg_coined_names``
     Finds names the authors coin ("we propose DeepFoo", "FooBench, a
     benchmark …"); writes ``doc.spans["kg_coined"]`` (see
     :mod:`extractors.patterns`).
+
+Both are also registered as ``spacy_factories`` entry points (``pyproject.toml``), so a
+pipeline saved with them loads in any process where ``kg-abstracts`` is installed, without
+importing this module first:
+
+>>> import spacy
+>>> nlp = spacy.blank("en")
+>>> nlp.add_pipe("kg_concept_matcher").add_acronyms("gnn", ["GNN"])
+>>> doc = nlp("Two GNNs.")
+>>> [(s.text, s.label_) for s in doc.spans[SPANS_KEY]]
+[('GNNs', 'gnn')]
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
 
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
@@ -36,6 +51,7 @@ __all__ = [
 ]
 
 SPANS_KEY = "kg_concepts"
+_TERMS_FILE = "terms.json"
 MAX_HYPHEN_WORDS = 4  # hyphenation variants are generated for phrases up to this long
 
 
@@ -68,15 +84,21 @@ class ConceptMatcher:
     def __init__(self, nlp: Language, name: str) -> None:
         self.nlp = nlp
         self.name = name
-        self.phrases = PhraseMatcher(nlp.vocab, attr="LOWER")
-        self.acronyms = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self._clear()
+
+    def _clear(self) -> None:
+        self.phrases = PhraseMatcher(self.nlp.vocab, attr="LOWER")
+        self.acronyms = PhraseMatcher(self.nlp.vocab, attr="ORTH")
         self._phrase_seen: set[str] = set()
         self._acronym_seen: set[str] = set()
+        #: every ``add_*`` call in order, ``[kind, concept id, forms]``: what is saved
+        self._terms: list[list] = []
 
     def add_phrases(self, concept_id: str, forms: Iterable[str]) -> None:
         """Match every variant of ``forms`` (case-insensitive) as ``concept_id``."""
         new = []
         forms = list(forms)
+        self._terms.append(["phrase", concept_id, forms])
         forms += [b for b in map(british_variant, forms) if b not in forms]
         for form in forms:
             for v in surface_variants(form):
@@ -90,6 +112,8 @@ class ConceptMatcher:
     def add_acronyms(self, concept_id: str, acronyms: Iterable[str]) -> None:
         """Match ``acronyms`` and their plurals case-sensitively as ``concept_id``."""
         new = []
+        acronyms = list(acronyms)
+        self._terms.append(["acronym", concept_id, acronyms])
         for a in acronyms:
             for v in (a, a + "s"):
                 if v not in self._acronym_seen:
@@ -103,6 +127,29 @@ class ConceptMatcher:
         spans += [Span(doc, s, e, label=m, kb_id="acronym") for m, s, e in self.acronyms(doc)]
         doc.spans[SPANS_KEY] = filter_spans(spans)
         return doc
+
+    # -- serialisation: spaCy calls these from nlp.to_disk / spacy.load ----------------
+    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
+        """The terms, as JSON (the order of adding is kept: the first concept of a form wins)."""
+        return json.dumps(self._terms, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> ConceptMatcher:
+        """Replace the terms by those of :meth:`to_bytes`."""
+        self._clear()
+        for kind, concept_id, forms in json.loads(data):
+            add = self.add_phrases if kind == "phrase" else self.add_acronyms
+            add(concept_id, forms)
+        return self
+
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> None:
+        """Write the terms into the component's folder of a saved pipeline."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        (path / _TERMS_FILE).write_bytes(self.to_bytes())
+
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = ()) -> ConceptMatcher:
+        """Read the terms that :meth:`to_disk` wrote."""
+        return self.from_bytes((Path(path) / _TERMS_FILE).read_bytes())
 
 
 @Language.factory("kg_concept_matcher")
