@@ -9,18 +9,25 @@ are passed to the parser, so error positions refer to the user's own text).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pyoxigraph as ox
 
 from kg.core.errors import Messages, QueryError
-from kg.core.output import emit
+from kg.core.output import emit, one_line_text
 from kg.core.vocab import PREFIXES
+from queries.guards import sparql_service
 
-__all__ = ["compact", "query", "run_query"]
+__all__ = ["MAX_TRIPLES", "compact", "query", "run_query", "write_query"]
+
+#: CONSTRUCT and DESCRIBE results are sorted, so held in memory: at most this many triples.
+MAX_TRIPLES = 1_000_000
 
 _LOCAL = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -67,42 +74,69 @@ def _syntax_detail(message: str, text: str) -> str:
     return f"error at {line}:{col}: {rest}"
 
 
-def query(store: ox.Store, text: str):
+def query(store: ox.Store, text: str, *, allow_service: bool = False):
     """Run ``text`` on ``store`` with the project prefixes; errors become one line.
+
+    A ``SERVICE`` clause (a request to another server) is refused unless
+    ``allow_service``.
 
     Raises
     ------
     QueryError
-        For a syntax error (with its line and column) or a failed evaluation.
+        For a ``SERVICE`` clause, a syntax error (with its line and column) or a
+        failed evaluation.
     """
-    try:
+    if not allow_service and sparql_service(text):
+        raise QueryError(Messages.SPARQL_SERVICE)
+    with _failures(text):
         return store.query(text, prefixes=PREFIXES)
+
+
+@contextlib.contextmanager
+def _failures(text: str) -> Iterator[None]:
+    """Oxigraph's errors (also those raised while results are read) as one line."""
+    try:
+        yield
     except SyntaxError as e:
         raise QueryError(Messages.SPARQL_SYNTAX.format(detail=_syntax_detail(str(e), text))) \
             from None
     except (OSError, ValueError, RuntimeError) as e:
         detail = " ".join(str(e).split())
-        raise QueryError(Messages.SPARQL_FAILED.format(detail=detail)) from None
+        raise QueryError(Messages.SPARQL_FAILED.format(detail=detail[:300])) from None
 
 
-def _results(res, fmt: str) -> str:
+def _write_results(res, fmt: str, out: BinaryIO, limit: int | None) -> int | None:
+    """Write ``res`` to ``out``; return how many rows the table left out (``None``: none)."""
     if isinstance(res, ox.QueryBoolean):
         if fmt == "json":
-            return res.serialize(format=ox.QueryResultsFormat.JSON).decode("utf-8") + "\n"
-        if fmt == "csv":
-            return f"boolean\n{str(bool(res)).lower()}\n"
-        return str(bool(res)).lower() + "\n"
+            out.write(res.serialize(format=ox.QueryResultsFormat.JSON) + b"\n")
+        else:
+            out.write((("boolean\n" if fmt == "csv" else "")
+                       + str(bool(res)).lower() + "\n").encode())
+        return None
     if isinstance(res, ox.QuerySolutions):
-        if fmt in ("json", "csv"):
+        if fmt in ("json", "csv"):  # streamed: memory stays flat whatever the size
             rf = ox.QueryResultsFormat.JSON if fmt == "json" else ox.QueryResultsFormat.CSV
-            text = res.serialize(format=rf).decode("utf-8")
-            return text if text.endswith("\n") else text + "\n"
+            res.serialize(out, format=rf)
+            out.write(b"\n" if fmt == "json" else b"")
+            return None
         names = [v.value for v in res.variables]
-        rows = [{n: compact(row[n]) for n in names} for row in res]
+        rows, more = [], 0
+        for row in res:
+            if limit is not None and len(rows) >= limit:
+                more += 1
+                continue  # counted, not kept
+            rows.append({n: compact(row[n]) for n in names})
         buf = io.StringIO()
         emit(rows, names, "table", buf, max_width=80)
-        return buf.getvalue()
-    triples = sorted(res, key=str)  # CONSTRUCT / DESCRIBE, in a stable order
+        out.write(buf.getvalue().encode("utf-8"))
+        return more or None
+    triples = []  # CONSTRUCT / DESCRIBE: sorted (stable output), so held; bounded
+    for t in res:
+        if len(triples) >= MAX_TRIPLES:
+            raise QueryError(Messages.TOO_MANY_TRIPLES.format(n=MAX_TRIPLES))
+        triples.append(t)
+    triples.sort(key=str)
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -111,14 +145,42 @@ def _results(res, fmt: str) -> str:
             w.writerow([t.subject.value if hasattr(t.subject, "value") else str(t.subject),
                         t.predicate.value, compact(t.object) if isinstance(t.object, ox.Literal)
                         else getattr(t.object, "value", str(t.object))])
-        return buf.getvalue()
+        out.write(buf.getvalue().encode("utf-8"))
+        return None
     rdf_format = ox.RdfFormat.JSON_LD if fmt == "json" else ox.RdfFormat.TURTLE
     data = ox.serialize(triples, format=rdf_format, prefixes=PREFIXES)
-    text = data.decode("utf-8")
-    return text if text.endswith("\n") else text + "\n"
+    if fmt == "table":
+        data = one_line_text(data.decode("utf-8")).encode("utf-8")
+    out.write(data if data.endswith(b"\n") else data + b"\n")
+    return None
 
 
-def run_query(out: str | Path, text: str, fmt: str = "table") -> str:
+def write_query(out: str | Path, text: str, fmt: str, stream: BinaryIO, *,
+                allow_service: bool = False, limit: int | None = None) -> int | None:
+    """Run the SPARQL ``text`` on the store of the built folder ``out``; write it as ``fmt``.
+
+    SELECT results in JSON or CSV are streamed; a table shows at most ``limit``
+    rows. Returns how many rows the table left out (``None`` when none).
+
+    Examples
+    --------
+    >>> import io
+    >>> buf = io.BytesIO()
+    >>> ask = "ASK { ?c skos:prefLabel 'MinHash'@en }"
+    >>> write_query("kg-out", ask, "table", buf)  # doctest: +SKIP
+    >>> buf.getvalue()  # doctest: +SKIP
+    b'true\\n'
+    """
+    from kg.stores.out import open_store
+
+    store = open_store(Path(out))
+    with _failures(text):
+        return _write_results(query(store, text, allow_service=allow_service), fmt, stream,
+                              limit)
+
+
+def run_query(out: str | Path, text: str, fmt: str = "table", *,
+              allow_service: bool = False) -> str:
     """Run the SPARQL ``text`` on the store of the built folder ``out``, formatted as ``fmt``.
 
     Examples
@@ -126,6 +188,6 @@ def run_query(out: str | Path, text: str, fmt: str = "table") -> str:
     >>> print(run_query("kg-out", "ASK { ?c skos:prefLabel 'MinHash'@en }"))  # doctest: +SKIP
     true
     """
-    from kg.stores.out import open_store
-
-    return _results(query(open_store(Path(out)), text), fmt)
+    buf = io.BytesIO()
+    write_query(out, text, fmt, buf, allow_service=allow_service)
+    return buf.getvalue().decode("utf-8")

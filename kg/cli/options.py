@@ -10,8 +10,8 @@ from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
 __all__ = [
-    "engine_option", "format_option", "lexicon_option", "out_argument", "span_model_choice",
-    "span_model_option",
+    "QUERY_TIMEOUT", "engine_option", "format_option", "lexicon_option", "out_argument",
+    "span_model_choice", "span_model_option", "timeout_option",
 ]
 
 out_argument = click.argument(
@@ -45,3 +45,11 @@ def span_model_choice(value: str | None) -> bool | Path:
     if value is None:
         return True
     return False if value.lower() == "none" else Path(value)
+
+
+#: Seconds a raw query (``kg sparql``, ``kg cypher``) may run by default.
+QUERY_TIMEOUT = 60.0
+
+timeout_option = click.option(
+    "--timeout", type=click.FloatRange(min=0), default=QUERY_TIMEOUT, show_default=True,
+    metavar="SECONDS", help="Stop the query after this many seconds (0: no limit).")

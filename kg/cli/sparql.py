@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import engine_option, format_option, out_argument
+from kg.cli.options import engine_option, format_option, out_argument, timeout_option
+from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
 from kg.core.output import emit
 from queries import run
@@ -23,14 +24,22 @@ __all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "s
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Read the query from FILE (.rq) instead of the command line.")
 @format_option
-def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
+@timeout_option
+@click.option("--limit", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Rows a table shows (0: all); csv and json stream every row.")
+@click.option("--allow-service", is_flag=True,
+              help="Let SERVICE clauses ask other SPARQL servers over the network.")
+def sparql(out: Path, query: str | None, file: Path | None, fmt: str, timeout: float,
+           limit: int, allow_service: bool) -> None:
     """Run a SPARQL SELECT, ASK or CONSTRUCT query on the store in OUT.
 
     The project prefixes (kgv:, kgc:, kgp:, skos:, dcterms:, schema:, prov:, rdf:,
     rdfs:, xsd:) are predefined. SELECT and ASK give a table, SPARQL results JSON
     or CSV; CONSTRUCT gives Turtle (table), JSON-LD (json) or N-Triples (csv).
+    The query reads OUT only: SERVICE is refused unless --allow-service. It
+    stops at --timeout and on Ctrl-C.
     """
-    from queries.raw import run_query  # pyoxigraph: stores inside commands (see kg.cli)
+    from queries.raw import write_query  # pyoxigraph: stores inside commands (see kg.cli)
 
     if query is not None and file is not None:
         raise QueryError(Messages.QUERY_ARGS)
@@ -38,7 +47,14 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str) -> None:
         query = file.read_text(encoding="utf-8")
     if not query or not query.strip():
         raise QueryError(Messages.NO_QUERY)
-    sys.stdout.write(run_query(out, query, fmt))
+    text = query
+    sys.stdout.flush()
+    left_out = run_bounded(lambda: write_query(out, text, fmt, sys.stdout.buffer,
+                                               allow_service=allow_service,
+                                               limit=limit or None), timeout or None)
+    sys.stdout.buffer.flush()
+    if left_out:
+        click.echo(Messages.ROWS_LEFT_OUT.format(n=left_out, limit=limit), err=True)
 
 
 @click.command()

@@ -81,6 +81,13 @@ class Messages:
     SPARQL_SYNTAX = "SPARQL syntax error: {detail}"
     SPARQL_FAILED = "SPARQL query failed: {detail}"
     QUERY_ARGS = "give a query or --file, not both"
+    SPARQL_SERVICE = ("the query has a SERVICE clause, which would ask another server over the "
+                      "network; kg sparql asks only OUT (pass --allow-service to allow it)")
+    TOO_MANY_TRIPLES = ("the query gives more than {n} triples; add a LIMIT (CONSTRUCT and "
+                        "DESCRIBE results are sorted in memory)")
+    ROWS_LEFT_OUT = ("kg: note: {n} more rows not shown (--limit {limit}); --limit 0 shows all, "
+                     "--format csv or json streams them")
+    QUERY_TIMEOUT = "the query did not finish within {seconds} s (raise --timeout, or add a LIMIT)"
     NO_QUERY = "give a query (or --file FILE)"
     ENDPOINT_UNREACHABLE = "cannot reach the SPARQL endpoint {url}: {detail}"
     ENDPOINT_AUTH = "the SPARQL endpoint {url} refused the user name or password (HTTP {status})"
@@ -105,6 +112,8 @@ class Messages:
     NOT_SERVED = "no local Bolt server is serving {out}"
     NO_BOLT_URI = "no Bolt server given: pass --uri bolt://HOST:PORT or set NEO4J_URI"
     NO_QUERY_TEXT = "the query is empty"
+    CYPHER_WRITES = ("the query has a {clause} clause, which changes the graph or reads files; "
+                     "kg cypher only reads unless you pass --write")
     ALREADY_SERVED = ("{out} is already served at {uri} (pid {pid}); use it, or stop it with "
                       "'kg serve {out} --stop'")
     SERVER_EXITED = "the local Bolt server at {uri} exited"

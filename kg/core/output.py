@@ -9,10 +9,14 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-__all__ = ["FORMATS", "emit", "one_line"]
+__all__ = ["FORMATS", "emit", "one_line", "one_line_text"]
 
 FORMATS = ("table", "json", "csv")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# C0 and C1 controls (ESC, CSI, OSC, BEL ...), DEL, line and paragraph separators, and the
+# bidirectional overrides that reorder what a terminal shows ("Trojan source").
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e"
+                                r"\u2066-\u2069]")
 
 
 def one_line(text: str) -> str:
@@ -26,7 +30,26 @@ def one_line(text: str) -> str:
     >>> one_line("no paper with id 'a\\nb\\x1b[31m'")
     "no paper with id 'a\\\\nb\\\\x1b[31m'"
     """
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return _CONTROL.sub(_escape, text)
+
+
+def one_line_text(text: str) -> str:
+    """Like :func:`one_line` but keeps line breaks and tabs: for a block of text (Turtle).
+
+    Every string from the data that reaches a terminal goes through :func:`one_line`
+    (cells, headers, messages) or this function (multi-line blocks).
+
+    Examples
+    --------
+    >>> one_line_text("a\\n\\tb\\x1b]0;owned\\x07")
+    'a\\n\\tb\\\\x1b]0;owned\\\\x07'
+    """
+    return _CONTROL_BUT_LINES.sub(_escape, text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    return f"\\u{ord(c):04x}" if ord(c) > 0xff else repr(c)[1:-1]
 
 
 def _cell(value: object) -> str:

@@ -1,0 +1,160 @@
+"""Raw queries that reach out, never end or read what they should not (issue 18, queries).
+
+``kg sparql`` and ``kg cypher`` ask the graph of OUT only: no SPARQL ``SERVICE``
+request, no Cypher write or ``LOAD CSV`` unless asked; every query stops at its
+``--timeout`` and on Ctrl-C or SIGTERM, with one line.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from queries.guards import cypher_forbidden, sparql_service
+
+CARTESIAN = "SELECT (COUNT(*) AS ?n) WHERE {?a ?b ?c . ?d ?e ?f . ?g ?h ?i}"
+
+
+def kg(*args, check=False, timeout=300):
+    return subprocess.run([sys.executable, "-m", "kg", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ})
+
+
+def one_line_error(proc, code=2) -> str:
+    assert proc.returncode == code, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kg: "), proc.stderr
+    return lines[0]
+
+
+class Listener:
+    """A real HTTP server on 127.0.0.1 that records every request it gets (and fails them)."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        seen = self.requests
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                seen.append(self.path)
+                self.send_response(500)
+                self.end_headers()
+
+            do_POST = do_GET
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/sparql"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def listener():
+    server = Listener()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("template", [
+    "SELECT * WHERE {{ SERVICE <{url}> {{ ?s ?p ?o }} }}",
+    "select * where {{ service silent <{url}> {{ ?s ?p ?o }} }}",
+    "SELECT * WHERE {{ ?x ?y ?z #\n SeRvIcE <{url}> {{ ?s ?p ?o }} }}",
+    "SELECT * WHERE {{ ?x ?y 'SERVICE' .SERVICE <{url}> {{ ?s ?p ?o }} }}",
+    "SELECT * WHERE {{ BIND(<{url}> AS ?u) SERVICE ?u {{ ?s ?p ?o }} }}",
+])
+def test_sparql_service_is_refused_without_asking_the_network(example_out, listener, template):
+    proc = kg("sparql", example_out, template.format(url=listener.url))
+    line = one_line_error(proc)
+    assert "SERVICE" in line and "--allow-service" in line
+    assert listener.requests == []
+
+
+def test_allow_service_asks_and_a_failed_service_is_one_line(example_out, listener):
+    query = f"SELECT * WHERE {{ SERVICE <{listener.url}> {{ ?s ?p ?o }} }}"
+    line = one_line_error(kg("sparql", example_out, query, "--allow-service"))
+    assert "SPARQL query failed" in line and "Traceback" not in line
+    assert listener.requests  # it was asked, since the user said so
+
+
+@pytest.mark.parametrize("text", [
+    "SELECT ?service WHERE { ?service ex:SERVICE 'SERVICE' } # SERVICE <http://x/>",
+    'SELECT * WHERE { ?s ?p """a\nSERVICE <http://x/> { }""" }',
+    "SELECT * WHERE { ?s <http://x/SERVICE> ?o . ?s :SERVICE ?o . ?s SERVICE:x ?o }",
+])
+def test_service_check_ignores_comments_strings_iris_and_names(text):
+    assert not sparql_service(text)
+
+
+@pytest.mark.parametrize("text", [
+    "SELECT * WHERE { \\u0053ERVICE <http://x/> { ?s ?p ?o } }",
+    "SELECT * WHERE { ?s ex:a\\' ?o . SERVICE <http://x/> { ?s ?p ?o } ?s ex:b\\' ?o }",
+    "SELECT * WHERE { ?s ?p 'unterminated SERVICE <http://x/> { } }",
+])
+def test_service_check_errs_on_the_side_of_refusing(text):
+    assert sparql_service(text)
+
+
+def test_sparql_timeout_ends_a_query_that_never_ends(example_out):
+    line = one_line_error(kg("sparql", example_out, CARTESIAN, "--timeout", "2"))
+    assert "did not finish within 2 s" in line
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_sparql_stops_on_ctrl_c_and_sigterm(example_out, sig):
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "sparql", str(example_out), CARTESIAN,
+                             "--timeout", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=3)  # still running: the query is under way
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["kg: interrupted; nothing was changed"]
+
+
+def test_sparql_table_is_capped_and_csv_streams_every_row(example_out):
+    query = "SELECT ?s WHERE { ?s ?p ?o }"
+    proc = kg("sparql", example_out, query, "--limit", "5")
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == 2 + 5
+    assert "more rows not shown" in proc.stderr
+    proc = kg("sparql", example_out, query, "--format", "csv")
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) > 1000
+
+
+@pytest.mark.parametrize("text, clause", [
+    ("MATCH (n) DETACH DELETE n", "DETACH"),
+    ("match (n) /* read only */ delete n", "DELETE"),
+    ("CREATE (:Paper {id: 'x'})", "CREATE"),
+    ("MATCH (n) SET n.x = 1", "SET"),
+    ("LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l", "LOAD"),
+    ("MATCH (n)\n//\nMERGE (m {id: 1})", "MERGE"),
+    ("MATCH (n) FOREACH (x IN [1] | REMOVE n.x)", "FOREACH"),
+])
+def test_cypher_write_clauses_are_found(text, clause):
+    assert cypher_forbidden(text) == clause
+
+
+@pytest.mark.parametrize("text", [
+    "MATCH (n:Paper) WHERE n.title CONTAINS 'CREATE' RETURN n.set AS `DELETE`",
+    "MATCH (n) // DETACH DELETE n\nRETURN count(n) AS n",
+    "RETURN $create AS x, {set: 1, load: 2} AS m",
+    'RETURN "LOAD CSV FROM \\"file:///etc/passwd\\"" AS s',
+])
+def test_cypher_read_queries_pass(text):
+    assert cypher_forbidden(text) is None
