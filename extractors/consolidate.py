@@ -48,7 +48,7 @@ from extractors.concepts import SHORT_ACRONYM, ConceptRegistry, guess_type
 from extractors.generic import concept_words, is_generic
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
-from extractors.workers import can_fork, fork_pool
+from extractors.workers import can_fork, fork_map
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
     acronym_key,
@@ -572,9 +572,9 @@ class _Propagation:
         _FORK_WORK = self
         step = -(-n // 16)
         try:
-            with fork_pool(2) as pool:
-                parts = pool.map(_propagate_range, [range(k, min(k + step, n))
-                                                    for k in range(0, n, step)])
+            parts = list(fork_map(_propagate_range, [range(k, min(k + step, n))
+                                                     for k in range(0, n, step)], 2,
+                                  what="term propagation"))
         finally:
             _FORK_WORK = None
         return [doc for part in parts for doc in part]

@@ -37,7 +37,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.text_cache import TextRecord
-from extractors.workers import can_fork, fork_pool
+from extractors.workers import can_fork, fork_map
 from kg.core.collect import fewer_collections
 from kg.core.model import KnowledgeGraph, Paper
 
@@ -278,11 +278,12 @@ def _pipe_forked(nlp: Language, texts: list, records: dict[int, TextRecord], n_p
     # fresh and kept texts in separate chunks: each fresh chunk is then one nlp.pipe pass
     order = [i for i in range(len(texts)) if i not in records] + sorted(records)
     chunks = [order[k:k + WORKER_CHUNK] for k in range(0, len(order), WORKER_CHUNK)]
+    results = fork_map(_extract_chunk, chunks, n_process, what="extraction")
     try:
-        with fork_pool(n_process) as pool:
-            for result in pool.imap(_extract_chunk, chunks):
-                yield from result
+        for result in results:
+            yield from result
     finally:
+        results.close()  # kills the workers now if we stop early (Ctrl-C), not when collected
         _FORK_STATE = None
 
 

@@ -166,12 +166,23 @@ def _fork(work: Callable[[], object]) -> int | None:
     if not hasattr(os, "fork") or threading.active_count() > 1:
         work()
         return None
-    pid = os.fork()
-    if pid == 0:  # the child: work, then leave without running the parent's cleanup
+    # Ctrl-C reaches the whole process group: blocked until the child ignores it, or the
+    # child could unwind through the parent's code as if it were the parent
+    held = {signal.SIGINT, signal.SIGTERM}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
+    if pid != 0:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    else:  # the child: work, then leave without running the parent's cleanup
         status = 1
         try:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             work()
             status = 0
         finally:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "InputError", "KGError", "Messages", "NotFoundError", "OutputError", "QueryError",
-    "StoreError",
+    "StoreError", "WorkerError",
 ]
 
 
@@ -45,6 +45,10 @@ class OutputError(KGError):
     """The output folder cannot be written, or is not ours to replace."""
 
 
+class WorkerError(KGError):
+    """A worker process of the build died (killed, out of memory); nothing was written."""
+
+
 class Messages:
     """Message templates; ``str.format`` fields are filled by the raiser."""
 
@@ -76,6 +80,7 @@ class Messages:
     SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
     BAD_LEXICON = "lexicon {path}: {detail}"
+    WORKER_DIED = "{what} stopped: {how}; nothing was written"
     # SPARQL (queries.sparql, kg.cli.sparql, kg.stores.export, kg.stores.sparql_push)
     NO_PATH = "no path links '{a}' and '{b}' through papers"
     SPARQL_SYNTAX = "SPARQL syntax error: {detail}"
