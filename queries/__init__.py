@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from kg.core.errors import Messages, StoreError
 from queries.bridging import bridges
 from queries.engines import ENGINES, engine_for, open_engine
 from queries.questions import (
@@ -56,4 +57,13 @@ def run(engine: str, out: str | Path, question: str, *args: Any, **kwargs: Any) 
     """
     if question not in QUESTIONS:
         raise ValueError(f"unknown question {question!r}; choose from {', '.join(QUESTIONS)}")
-    return QUESTIONS[question](open_engine(engine, out), *args, **kwargs)
+    source = open_engine(engine, out)
+    try:
+        return QUESTIONS[question](source, *args, **kwargs)
+    except (TypeError, KeyError, ValueError, AttributeError) as e:
+        graph = getattr(source, "graph", None)
+        if graph is None or not hasattr(graph, "uri"):
+            raise
+        # a Bolt graph that someone changed: values of the wrong type, missing properties
+        detail = " ".join(f"{type(e).__name__}: {e}".split())[:160]
+        raise StoreError(Messages.BOLT_NOT_KG.format(uri=graph.uri, detail=detail)) from None

@@ -158,3 +158,132 @@ def test_cypher_write_clauses_are_found(text, clause):
 ])
 def test_cypher_read_queries_pass(text):
     assert cypher_forbidden(text) is None
+
+
+# -- kg cypher on the local server: a read-only view of OUT --------------------------------
+
+
+@pytest.fixture
+def servers(tmp_path, monkeypatch):
+    """Local servers in a private cache, stopped afterwards (append each OUT served)."""
+    from kg.stores.bolt_server import forget_state, load_state, stop_server
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    outs: list = []
+    yield outs
+    for out in outs:
+        server = load_state(out)
+        if server is not None:
+            stop_server(server)
+            forget_state(out)
+
+SLOW_CYPHER = ("MATCH (a), (b), (c), (d) WHERE a.id + b.id + c.id + d.id = 'x' "
+               "RETURN count(*) AS n")
+
+
+def _count(out, *extra):
+    import json
+
+    proc = kg("cypher", "MATCH (p:Paper) RETURN count(p) AS n", "--out", out,
+              "--format", "json", *extra)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)[0]["n"]
+
+
+def test_local_cypher_reads_no_file_and_changes_nothing_by_default(servers, example_out):
+    from kg.core.errors import KGError
+    from kg.stores.bolt import connect
+    from kg.stores.bolt_server import load_state
+
+    servers.append(example_out)
+    assert _count(example_out) == 19
+    load = "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l"
+    for extra in ([], ["--write"]):  # refused by kg, then by the server itself
+        proc = kg("cypher", load, "--out", example_out, *extra)
+        one_line_error(proc)
+        assert "root:" not in proc.stdout + proc.stderr
+    for query in ("MATCH (n) DETACH DELETE n", "cReAtE (:Paper {id: 'x'})",
+                  "MATCH (p:Paper) /* */ SET p.title = 'x'"):
+        assert "--write" in one_line_error(kg("cypher", query, "--out", example_out))
+    # the second lock: the server's own read-only user, whatever the query says
+    server = load_state(example_out)
+    with connect(server.uri, user=server.read_auth[0], password=server.read_auth[1],
+                 database=server.database) as g:
+        for query in ("CREATE (:Paper {id: 'x'})", "MATCH (n) DETACH DELETE n",
+                      "CALL merge.node(['Paper'], {id: 'y'}, {}, {}) YIELD node RETURN node"):
+            with pytest.raises(KGError):
+                g.run_raw(query)
+    assert _count(example_out) == 19
+
+
+def test_cypher_write_changes_the_graph_until_the_next_read_only_use(servers, example_out):
+    import json
+
+    servers.append(example_out)
+    proc = kg("cypher", "MATCH (p:Paper) DETACH DELETE p", "--out", example_out, "--write")
+    assert proc.returncode == 0, proc.stderr
+    assert _count(example_out, "--write") == 0  # the writer sees its change
+    stats = [json.loads(kg("stats", example_out, "--engine", e, "--format", "json").stdout)
+             for e in ("cypher", "sparql")]
+    assert stats[0] == stats[1] and stats[0]["papers"] == 19  # loaded from OUT again
+    assert _count(example_out) == 19
+
+
+def test_stats_on_a_changed_bolt_graph_is_one_line(bolt, example_kg, example_out):
+    bolt.load(example_kg)
+    try:
+        bolt.graph.run("CREATE (:Concept {id: 5})", write=True)
+        env = {"NEO4J_URI": bolt.uri, "NEO4J_USER": bolt.user, "NEO4J_PASSWORD": bolt.password,
+               "NEO4J_DATABASE": bolt.database or ""}
+        proc = subprocess.run([sys.executable, "-m", "kg", "stats", str(example_out),
+                               "--engine", "cypher"], capture_output=True, text=True,
+                              env={**os.environ, **env}, timeout=300)
+        assert "is not as kg push writes it" in one_line_error(proc)
+    finally:
+        bolt.forget()  # the next load pushes (and replaces) again
+
+
+def test_cypher_timeout_and_ctrl_c(servers, example_out):
+    servers.append(example_out)
+    assert _count(example_out) == 19  # the server is up
+    line = one_line_error(kg("cypher", SLOW_CYPHER, "--out", example_out, "--timeout", "2"))
+    assert "did not finish within 2 s" in line
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "cypher", SLOW_CYPHER, "--out",
+                             str(example_out), "--timeout", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=3)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["kg: interrupted; nothing was changed"]
+
+
+@pytest.mark.parametrize("inherited", [signal.SIG_DFL, signal.SIG_IGN])
+def test_serve_stops_on_ctrl_c_right_after_its_port_opens(servers, example_out, inherited):
+    """Also when started with SIGINT ignored (as a shell starts a background job)."""
+    import time
+
+    from kg.core.processes import free_port, port_in_use
+    from kg.stores.bolt_server import load_state
+
+    servers.append(example_out)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", str(example_out),
+                             "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, inherited))
+    try:
+        while not port_in_use(port) and proc.poll() is None:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode in (0, 130)
+    assert load_state(example_out) is None
+    assert not port_in_use(port)

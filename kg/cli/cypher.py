@@ -16,11 +16,13 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import format_option, out_argument
+from kg.cli.options import format_option, out_argument, timeout_option
+from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError, StoreError
 from kg.core.layout import MODEL
 from kg.core.output import emit
 from kg.core.processes import pid_alive
+from queries.guards import cypher_forbidden
 
 __all__ = ["COMMANDS", "cypher", "push", "serve"]
 
@@ -105,13 +107,22 @@ def _plain(value: object) -> object:
               help="Query parameter $NAME; VALUE is read as JSON when it parses (numbers, "
                    "true, [lists], \"strings\"), else as text. Repeatable.")
 @format_option
+@timeout_option
+@click.option("--write", is_flag=True,
+              help="Allow clauses that change the graph (CREATE, MERGE, SET, DELETE …). The "
+                   "local server is a read-only view of --out otherwise, and loads --out again "
+                   "at its next read-only use.")
 def cypher(query: str, out: Path, uri: str | None, user: str | None, password: str | None,
-           database: str | None, params: tuple[str, ...], fmt: str) -> None:
+           database: str | None, params: tuple[str, ...], fmt: str, timeout: float,
+           write: bool) -> None:
     """Run a Cypher QUERY with parameters, on --uri or on the local server of --out.
 
     Without --uri (and without $NEO4J_URI), the graph built in --out is served
     by a local ArcadeDB server, started in the background the first time and
-    reused afterwards (stop it with 'kg serve OUT --stop').
+    reused afterwards (stop it with 'kg serve OUT --stop'). The query only reads
+    unless --write (and the local server never lets LOAD CSV read a file or a
+    URL), and stops at --timeout and
+    on Ctrl-C.
 
     \b
     kg cypher "MATCH (p:Paper)-[:MENTIONS]->(c:Concept {label: \\$l}) RETURN p.id" \\
@@ -122,12 +133,19 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
     values = dict(_param(p) for p in params)
     if not query.strip():
         raise QueryError(Messages.NO_QUERY_TEXT)
+    clause = cypher_forbidden(query)
+    if clause and not write:
+        raise QueryError(Messages.CYPHER_WRITES.format(clause=clause))
     if bolt.settings(uri)["uri"]:
         graph = bolt.connect(uri, user=user, password=password, database=database)
     else:
-        graph, _ = bolt.local_graph(out)
-    with graph:
-        columns, rows = graph.run_raw(query, values)
+        graph, _ = bolt.local_graph(out, write=write)
+
+    def ask() -> tuple[list[str], list[dict]]:
+        with graph:
+            return graph.run_raw(query, values, write=write, timeout=timeout or None)
+
+    columns, rows = run_bounded(ask, timeout or None)
     rows = [_plain(r) for r in rows]
     emit(rows, columns, fmt)
 
@@ -139,15 +157,18 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
 @click.option("--background", is_flag=True,
               help="Start the server, print how to reach it and return (stop it with --stop).")
 @click.option("--stop", is_flag=True, help="Stop the server serving OUT.")
-def serve(out: Path, port: int, background: bool, stop: bool) -> None:
+@click.option("--write", is_flag=True,
+              help="Print the credentials of a user who may change the graph (the printed "
+                   "user only reads otherwise); the next read-only use loads OUT again.")
+def serve(out: Path, port: int, background: bool, stop: bool, write: bool) -> None:
     """Serve the graph built in OUT over Bolt on 127.0.0.1 (a local ArcadeDB server).
 
     Prints the URI and credentials for any Bolt client (cypher-shell, the
-    neo4j drivers, 'kg cypher --uri'); Ctrl-C stops it. While it runs,
-    'kg cypher --out OUT' uses it.
+    neo4j drivers, 'kg cypher --uri'): a user who may only read, unless --write.
+    Ctrl-C stops it. While it runs, 'kg cypher --out OUT' uses it.
     """
     from kg.stores import bolt  # stores inside commands (see kg.cli)
-    from kg.stores.bolt_server import forget_state, load_state, stop_server
+    from kg.stores.bolt_server import READ_USER, forget_state, load_state, stop_server
     from kg.stores.out import require_built
 
     if stop:
@@ -163,27 +184,54 @@ def serve(out: Path, port: int, background: bool, stop: bool) -> None:
     if running is not None and not background:
         raise StoreError(Messages.ALREADY_SERVED.format(out=out, uri=running.uri,
                                                         pid=running.pid))
-    graph, server = bolt.local_graph(out, port=port, progress=sys.stderr.isatty())
-    graph.close()
-    click.echo(f"serving {out} at {server.uri}  user {server.user}  password {server.password}"
-               f"  database {server.database}  (pid {server.pid})")
     if background:
+        graph, server = bolt.local_graph(out, port=port, progress=sys.stderr.isatty(),
+                                         write=write)
+        graph.close()
+        _print_server(out, server, write, READ_USER)
         click.echo(f"stop it with: kg serve {out} --stop")
         return
-    click.echo("press Ctrl-C to stop")
+    # Signals first: a Ctrl-C or SIGTERM at any moment from here on, also while the server
+    # starts or right after its port opens, stops it.
     signal.signal(signal.SIGINT, signal.default_int_handler)  # even if started with INT ignored
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops it as cleanly as Ctrl-C
     signal.signal(signal.SIGHUP, _interrupt)
+    server = None
     try:
+        graph, server = bolt.local_graph(out, port=port, progress=sys.stderr.isatty(),
+                                         write=write)
+        graph.close()
+        _print_server(out, server, write, READ_USER)
+        click.echo("press Ctrl-C to stop")
         while pid_alive(server.pid):
             time.sleep(0.5)
         raise StoreError(Messages.SERVER_EXITED.format(uri=server.uri))
     except KeyboardInterrupt:
         pass
     finally:
+        _shut_down(out, server)
+    click.echo("stopped")
+
+
+def _print_server(out: Path, server, write: bool, reader: str) -> None:
+    user, password = (server.user, server.password) if write else (reader,
+                                                                    server.reader_password)
+    click.echo(f"serving {out} at {server.uri}  user {user}  password {password}"
+               f"  database {server.database}  (pid {server.pid})"
+               f"{'' if write else '  (read-only)'}")
+
+
+def _shut_down(out: Path, server) -> None:
+    """Stop the server this ``kg serve`` started, once, whatever signals still arrive."""
+    from kg.stores.bolt_server import forget_state, load_state, stop_server
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C must not cut the shutdown short
+    # interrupted inside local_graph: the server it started is the one remembered for OUT
+    server = server or load_state(out)
+    if server is not None:
         stop_server(server)
         forget_state(out, server)
-    click.echo("stopped")
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -117,6 +117,9 @@ class Messages:
     NOT_SERVED = "no local Bolt server is serving {out}"
     NO_BOLT_URI = "no Bolt server given: pass --uri bolt://HOST:PORT or set NEO4J_URI"
     NO_QUERY_TEXT = "the query is empty"
+    BOLT_NOT_KG = ("the Bolt graph at {uri} is not as kg push writes it (was it changed?): "
+                   "{detail}; load the build again ('kg serve OUT --stop' for the local server, "
+                   "'kg push OUT --replace' for another)")
     CYPHER_WRITES = ("the query has a {clause} clause, which changes the graph or reads files; "
                      "kg cypher only reads unless you pass --write")
     ALREADY_SERVED = ("{out} is already served at {uri} (pid {pid}); use it, or stop it with "

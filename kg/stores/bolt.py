@@ -39,14 +39,15 @@ from kg.stores.bolt_server import (
     save_state,
     start_server,
     state_dir,
+    stop_server,
 )
 from kg.stores.out import load_model, require_built
 
 __all__ = [
     "BOLT_SCHEMES", "BoltGraph", "CONSTRAINTS", "ENV", "MERGE_BROADER", "MERGE_CONCEPTS",
-    "MERGE_MENTIONS", "MERGE_PAPERS", "bolt_errors", "broader_rows", "clear", "concept_rows",
-    "connect", "counts", "ensure_schema", "load_served", "local_graph", "mention_rows",
-    "open_bolt_graph", "paper_rows", "push", "settings",
+    "MERGE_MENTIONS", "MERGE_PAPERS", "WRITTEN", "bolt_errors", "broader_rows", "clear",
+    "concept_rows", "connect", "counts", "ensure_schema", "load_served", "local_graph",
+    "mention_rows", "open_bolt_graph", "paper_rows", "push", "settings",
 ]
 
 #: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
@@ -116,11 +117,20 @@ class BoltGraph:
                 query, params or {}, database_=self.database, routing_=routing)
         return [r.data() for r in records]
 
-    def run_raw(self, query: str, params: dict | None = None) -> tuple[list[str], list[dict]]:
-        """Run a user's query once (auto-commit, may write); return ``(columns, rows)``."""
+    def run_raw(self, query: str, params: dict | None = None, *, write: bool = False,
+                timeout: float | None = None) -> tuple[list[str], list[dict]]:
+        """Run a user's query once (auto-commit); return ``(columns, rows)``.
+
+        The session is a read session unless ``write`` (servers that check the access
+        mode, as Neo4j does, then refuse writes); ``timeout`` (seconds) is passed to
+        the server as the transaction's timeout.
+        """
+        import neo4j
+
+        mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
         with bolt_errors(self.uri, self.database, user_query=True), \
-                self.driver.session(database=self.database) as session:
-            result = session.run(query, params or {})
+                self.driver.session(database=self.database, default_access_mode=mode) as session:
+            result = session.run(neo4j.Query(query, timeout=timeout), params or {})
             rows = [r.data() for r in result]
             return list(result.keys()), rows
 
@@ -405,33 +415,46 @@ def _state_lock(out: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def load_served(server: BoltServer, out: Path, *, progress: bool = False) -> BoltGraph:
-    """Connect to ``server`` and make it hold the graph of ``out`` (pushed if it changed)."""
+#: What a server's ``model_sha256`` says once a user may have written to it: the next
+#: read-only use loads ``OUT`` again, so the engines answer from ``OUT``.
+WRITTEN = "written"
+
+
+def load_served(server: BoltServer, out: Path, *, progress: bool = False,
+                write: bool = False) -> BoltGraph:
+    """Connect to ``server`` and make it hold the graph of ``out`` (pushed if it changed).
+
+    The connection is the read-only user's unless ``write``; a writable connection
+    marks the server as :data:`WRITTEN`, so the next read-only one pushes ``OUT`` again.
+    """
     require_built(out, MODEL)
     sha = file_sha256(out / MODEL)
-    graph = connect(server.uri, user=server.user, password=server.password,
-                    database=server.database)
-    try:
-        if server.model_sha256 != sha:
-            push(load_model(out), graph, replace=server.model_sha256 is not None,
+    if server.model_sha256 != sha and not (write and server.model_sha256 == WRITTEN):
+        with connect(server.uri, user=server.user, password=server.password,
+                     database=server.database) as admin:
+            push(load_model(out), admin, replace=server.model_sha256 is not None,
                  progress=progress)
-            server.model_sha256 = sha
-            server.out = str(out.resolve())
-            save_state(server, out)
-    except BaseException:
-        graph.close()
-        raise
+        server.model_sha256 = sha
+        server.out = str(out.resolve())
+        save_state(server, out)
+    user, password = server.auth if write else server.read_auth
+    graph = connect(server.uri, user=user, password=password, database=server.database)
+    if write and server.model_sha256 != WRITTEN:
+        server.model_sha256 = WRITTEN
+        save_state(server, out)
     return graph
 
 
 def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
-                progress: bool = False) -> tuple[BoltGraph, BoltServer]:
+                progress: bool = False, write: bool = False) -> tuple[BoltGraph, BoltServer]:
     """The graph of the build folder ``out`` on its local Bolt server.
 
     Uses the server remembered for ``out`` (see :mod:`kg.stores.bolt_server`); when there
     is none and ``start``, starts one in the background (it keeps running after
     this process ends: stop it with ``kg serve OUT --stop``). The graph is
-    pushed again whenever ``model.json`` changed since it was loaded.
+    pushed again whenever ``model.json`` changed since it was loaded, or a
+    writable connection (``write``) was handed out since; otherwise the
+    connection is the server's read-only user.
 
     Returns
     -------
@@ -454,13 +477,20 @@ def local_graph(out: str | Path, *, start: bool = True, port: int | None = None,
     require_built(out, MODEL)
     with _state_lock(out):
         server = load_state(out)
+        if server is not None and server.reader_password is None:
+            stop_server(server)  # started by an older kg, without a read-only user
+            server = None
         if server is None:
             if not start:
                 raise StoreError(Messages.NOT_SERVED.format(out=out))
             server = start_server(state_dir(out) / "server", port=port)
-            server.out = str(out.resolve())
-            save_state(server, out)
-        return load_served(server, out, progress=progress), server
+            try:
+                server.out = str(out.resolve())
+                save_state(server, out)
+            except BaseException:  # not remembered, so nobody else could stop it
+                stop_server(server)
+                raise
+        return load_served(server, out, progress=progress, write=write), server
 
 
 def open_bolt_graph(out: str | Path) -> BoltGraph:

@@ -7,6 +7,12 @@ child process bound to 127.0.0.1 on free (or given) ports, with a random root
 password and one database created at start (ArcadeDB has no ``CREATE DATABASE``
 in Cypher); :func:`stop_server` ends it by its process id.
 
+The server is a read-only view unless asked: besides ``root`` (which loads the
+graph) it has a user ``reader`` whose group may only read records, so a query run
+as ``reader`` cannot create, change or delete anything, nor use ``LOAD CSV`` on a
+local file (that needs an administrator). ``LOAD CSV`` from files and URLs is off
+for every user, and a reader's query ends after :data:`READ_TIMEOUT_MS`.
+
 ``kg serve OUT`` and ``kg cypher`` (without ``--uri``) remember the server they
 started for a graph folder in a small state file, ``server.json``, in a per-folder
 directory under the user's cache (``$KG_CACHE_DIR``, else
@@ -32,7 +38,8 @@ from kg.core.errors import Messages, StoreError
 from kg.core.processes import free_port, pid_alive, port_in_use
 
 __all__ = [
-    "BoltServer", "DEFAULT_DATABASE", "DEFAULT_USER", "LOG", "STATE", "arcadedb_home",
+    "BoltServer", "DEFAULT_DATABASE", "DEFAULT_USER", "LOG", "READ_TIMEOUT_MS", "READ_USER",
+    "STATE", "arcadedb_home",
     "cache_dir", "file_sha256", "forget_state", "load_state", "save_state", "start_server",
     "state_dir", "stop_server", "wait_ready",
 ]
@@ -40,6 +47,11 @@ __all__ = [
 #: The database that a local server creates at start and the graph is loaded into.
 DEFAULT_DATABASE = "kg"
 DEFAULT_USER = "root"
+#: The read-only user of a local server (``kg cypher`` without ``--write``, the engine).
+READ_USER = "reader"
+#: The longest a read-only query may run on a local server (its own bound; the client's
+#: ``--timeout`` is usually shorter).
+READ_TIMEOUT_MS = 600_000
 LOG = "server.log"
 STATE = "server.json"
 
@@ -59,11 +71,18 @@ class BoltServer:
     model_sha256: str | None = None
     #: the graph folder it serves (set by the CLI).
     out: str | None = None
+    #: password of the read-only user :data:`READ_USER` (``None``: a server without one).
+    reader_password: str | None = None
 
     @property
     def auth(self) -> tuple[str, str]:
         """``(user, password)`` for :func:`neo4j.GraphDatabase.driver`."""
         return (self.user, self.password)
+
+    @property
+    def read_auth(self) -> tuple[str, str]:
+        """``(user, password)`` of the read-only user."""
+        return (READ_USER, self.reader_password or "")
 
     def alive(self) -> bool:
         """Whether the server process still runs."""
@@ -109,9 +128,49 @@ def _command(java: Path, jars: Path, root: Path, *, host: str, bolt_port: int, h
         f"-Darcadedb.bolt.port={bolt_port}",
         f"-Darcadedb.bolt.defaultDatabase={database}",
         f"-Darcadedb.server.defaultDatabases={database}[{DEFAULT_USER}]",
+        # no file:/// or http(s) URL reaches LOAD CSV, whoever asks
+        "-Darcadedb.opencypher.loadCsv.allowFileUrls=false",
+        "-Darcadedb.opencypher.loadCsv.allowRemoteUrls=false",
         "-cp", str(jars / "*"),
         "com.arcadedb.server.ArcadeDBServer",
     ]
+
+
+def _write_groups(root: Path) -> None:
+    """ArcadeDB's security groups: ``admin`` (root) and ``reader``, who may only read."""
+    everything = ["createRecord", "readRecord", "updateRecord", "deleteRecord"]
+    groups = {
+        "admin": {"resultSetLimit": -1, "readTimeout": -1,
+                  "access": ["updateSecurity", "updateSchema", "updateDatabaseSettings"],
+                  "types": {"*": {"access": everything}}},
+        READ_USER: {"resultSetLimit": -1, "readTimeout": READ_TIMEOUT_MS, "access": [],
+                    "types": {"*": {"access": ["readRecord"]}}},
+        "*": {"resultSetLimit": -1, "readTimeout": -1, "access": [],
+              "types": {"*": {"access": []}}},
+    }
+    config = root / "config"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "server-groups.json").write_text(
+        json.dumps({"databases": {"*": {"groups": groups}}, "version": 2}, indent=2),
+        encoding="utf-8")
+
+
+def _create_reader(server: BoltServer, password: str) -> None:
+    """Add the read-only user through the server's HTTP API (as root, on 127.0.0.1)."""
+    import requests
+
+    user = {"name": READ_USER, "password": password, "databases": {server.database: [READ_USER]}}
+    host = server.uri.rpartition("//")[2].rpartition(":")[0]
+    try:
+        r = requests.post(f"http://{host}:{server.http_port}/api/v1/server", auth=server.auth,
+                          json={"command": "create user " + json.dumps(user)}, timeout=30)
+        ok = r.status_code == 200
+        detail = f"HTTP {r.status_code}: {r.text[:200]}"
+    except requests.RequestException as e:
+        ok, detail = False, str(e)
+    if not ok:
+        raise StoreError(Messages.SERVER_DIED.format(detail="cannot add its read-only user: "
+                                                     + detail))
 
 
 def _log_tail(root: Path, lines: int = 3) -> str:
@@ -201,6 +260,7 @@ def start_server(root: str | Path, *, port: int | None = None, host: str = "127.
     while http_port == bolt_port:
         http_port = free_port(host)
     password = password or secrets.token_urlsafe(12)
+    _write_groups(root)
     cmd = _command(java, jars, root, host=host, bolt_port=bolt_port, http_port=http_port,
                    password=password, database=database, heap=heap)
     with open(root / LOG, "ab") as log:
@@ -211,6 +271,9 @@ def start_server(root: str | Path, *, port: int | None = None, host: str = "127.
                         database=database, pid=proc.pid, root=str(root), http_port=http_port)
     try:
         wait_ready(server.uri, server.auth, database, pid=proc.pid, timeout=timeout)
+        reader = secrets.token_urlsafe(12)
+        _create_reader(server, reader)
+        server.reader_password = reader
     except BaseException as e:
         stop_server(server)
         if isinstance(e, StoreError) and "exited" in str(e):
