@@ -36,15 +36,17 @@ from queries.questions import (
     papers_for_concept,
     related_papers,
     stats,
+    topic,
 )
+from queries.trends import trends
 
 __all__ = ["ENGINES", "QUESTIONS", "bridges", "concept_path", "concepts", "cooccurring",
            "engine_for", "open_engine", "paper", "papers_for_concept", "related_papers", "run",
-           "stats"]
+           "stats", "topic", "trends"]
 
 #: every question by name (``run``, the CLI and the differential test use this table)
 QUESTIONS = {f.__name__: f for f in (papers_for_concept, concepts, paper, related_papers,
-                                     cooccurring, concept_path, stats, bridges)}
+                                     cooccurring, concept_path, stats, bridges, topic, trends)}
 
 
 def run(engine: str, out: str | Path, question: str, *args: Any, **kwargs: Any) -> Any:

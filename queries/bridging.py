@@ -1,6 +1,10 @@
 """Papers that bridge two topics, and the concepts that connect them, with reasons.
 
-A *topic* is user text resolved to a concept plus all its narrower concepts.
+A *topic* is user text resolved by :func:`queries.topics.resolve`: a concept
+plus all its narrower concepts, else the family of concepts whose names contain
+the words (with theirs), else the papers whose title or abstract says the words
+(then the topic's side of a paper is one pseudo-concept, the words themselves,
+with the paper's count of them and an idf of ``ln(N / papers saying them)``).
 Engines (:class:`queries.engine.Engine`) only *fetch*: the concepts (for
 resolving text), each paper's mentions of a set of concepts (a *profile*), idf
 values, the concepts of a set of papers, titles, evidence sentences and path
@@ -23,7 +27,10 @@ A *connector* is a concept outside both topics that papers about A only and
 papers about B only both *reach*: they mention it, or a concept directly
 under it (one level of ``broader``). Only concepts some paper mentions
 directly can connect (so organising concepts like "machine learning" never
-link everything). Its score is ``spec(c) * 2 * nA * nB / (nA + nB)`` with
+link everything), and *hubs* never do: concepts mentioned by more than
+``hub_share`` of the papers (10% by default) and by more than
+:data:`HUB_MIN_PAPERS` papers ("language model", "neural network"); a note
+names those left out. Its score is ``idf(c) * 2 * nA * nB / (nA + nB)`` with
 ``nA``/``nB`` the numbers of A-only and B-only papers reaching it.
 Connectors are computed when there are fewer than ``min_direct`` direct
 bridges. When there is neither a bridge nor a connector, the answer is the
@@ -44,6 +51,7 @@ Scores are rounded to 6 decimals before ranking; ties go to the smaller id.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -52,13 +60,19 @@ from kg.core.errors import KGError, Messages
 from queries.concept_table import ConceptTable
 from queries.engine import Engine, Profile
 from queries.engines import engine_for
+from queries.filters import paper_filter
 from queries.paths import shortest_path
 from queries.ranking import rounded
-from queries.topics import resolve_concept
+from queries.topics import Resolution, TextMatch, resolve
 
-__all__ = ["SameTopicError", "Topic", "bridges", "harmonic", "rank_bridges",
-           "rank_connectors", "reach", "resolve_topic", "separate", "side_strength", "spec",
-           "weight"]
+__all__ = ["DEFAULT_HUB_SHARE", "HUB_MIN_PAPERS", "SameTopicError", "Topic", "bridges",
+           "harmonic", "hubs", "rank_bridges", "rank_connectors", "reach", "resolve_topic",
+           "separate", "side_strength", "spec", "weight"]
+
+#: a concept mentioned by more than this share of the papers is a hub (never a connector)
+DEFAULT_HUB_SHARE = 0.1
+#: ... when it is also mentioned by more than this many papers (small corpora have no hubs)
+HUB_MIN_PAPERS = 5
 
 # virtual end points of the path search: every concept of a topic at once
 _A, _B = "\x00topic-a", "\x00topic-b"
@@ -70,26 +84,58 @@ class SameTopicError(KGError):
 
 @dataclass(frozen=True)
 class Topic:
-    """A resolved topic: the named concept and every concept under it."""
+    """A resolved topic: the concepts it stands for (or the papers that say its words)."""
 
     text: str
-    id: str
+    #: the named concept's id (``concept``), else ``None``
+    id: str | None
     label: str
     members: frozenset[str]
     #: concepts taken out because they belong to the other, narrower topic
     without: frozenset[str] = frozenset()
+    #: how the text was resolved (:data:`queries.topics.HOW`) and what it took
+    resolution: Resolution | None = None
 
-    def to_json(self, labels: Mapping[str, str], papers: int) -> dict:
+    @property
+    def how(self) -> str:
+        return self.resolution.how if self.resolution else "concept"
+
+    @property
+    def text_id(self) -> str:
+        """The pseudo-concept standing for the words of a text topic."""
+        return "\x00text:" + self.text
+
+    def to_json(self, labels: Mapping[str, str], papers: int,
+                table: ConceptTable | None = None) -> dict:
+        """The topic as the answer gives it: how it was resolved and what it took."""
         ids = sorted(c for c in self.members if c in labels)
+        taken = self.resolution.taken if self.resolution else ((self.id,) if self.id else ())
+        note = self.resolution.describe(table) if self.resolution and table else ""
         return {"text": self.text, "id": self.id, "label": self.label,
                 "concepts": sorted(labels[c] for c in ids), "concept_ids": ids,
-                "papers": papers}
+                "papers": papers, "resolved": self.how,
+                "taken": [labels[c] for c in taken if c in labels], "note": note}
 
 
-def resolve_topic(table: ConceptTable, text: str) -> Topic:
+def resolve_topic(engine: Engine, text: str, table: ConceptTable | None = None) -> Topic:
     """Resolve ``text`` to a topic (raises ``NotFoundError`` with suggestions)."""
-    c = resolve_concept(table, text)
-    return Topic(text, c.id, c.label, frozenset(table.narrower(c.id)))
+    table = table or engine.concept_table()
+    res = resolve(engine, text, table=table)
+    cid = res.taken[0] if res.how == "concept" else None
+    return Topic(text, cid, res.label(table), res.members, resolution=res)
+
+
+def hubs(counts: Mapping[str, int], papers: int, share: float = DEFAULT_HUB_SHARE) -> set[str]:
+    """The concepts mentioned by more than ``share`` of ``papers`` (and > HUB_MIN_PAPERS).
+
+    Examples
+    --------
+    >>> sorted(hubs({"lm": 40, "gnn": 6, "rare": 1}, 100))
+    ['lm']
+    >>> hubs({"lm": 4}, 10)
+    set()
+    """
+    return {c for c, n in counts.items() if n > share * papers and n > HUB_MIN_PAPERS}
 
 
 def separate(ta: Topic, tb: Topic) -> tuple[Topic, Topic, list[str]]:
@@ -102,16 +148,16 @@ def separate(ta: Topic, tb: Topic) -> tuple[Topic, Topic, list[str]]:
     >>> sorted(separate(a, b)[0].members)
     ['cl']
     """
-    if tb.id in ta.members and ta.id in tb.members:
+    if ta.members and ta.members == tb.members:
         raise SameTopicError(Messages.SAME_TOPIC.format(a=ta.text, b=tb.text, label=ta.label))
-    if tb.id in ta.members:
+    if tb.members and tb.members < ta.members:
         note = (f"'{tb.label}' is narrower than '{ta.label}': its concepts count for B only")
         return (Topic(ta.text, ta.id, ta.label, ta.members - tb.members,
-                      ta.members & tb.members), tb, [note])
-    if ta.id in tb.members:
+                      ta.members & tb.members, ta.resolution), tb, [note])
+    if ta.members and ta.members < tb.members:
         note = (f"'{ta.label}' is narrower than '{tb.label}': its concepts count for A only")
         return (ta, Topic(tb.text, tb.id, tb.label, tb.members - ta.members,
-                          ta.members & tb.members), [note])
+                          ta.members & tb.members, tb.resolution), [note])
     return ta, tb, []
 
 
@@ -181,16 +227,16 @@ def rank_connectors(
 ) -> list[tuple[str, float, list[str], list[str]]]:
     """Concepts outside both topics reached by A-only and by B-only papers, best first.
 
-    ``idf`` holds the concepts mentioned directly somewhere; only those can connect.
-    Papers on both sides are direct bridges, not ends of a connector: a
-    connector always links *different* papers.
+    ``idf`` holds the concepts mentioned directly somewhere; only those can connect
+    (``exclude`` holds the topics' concepts and the hubs). Papers on both sides are
+    direct bridges, not ends of a connector: a connector always links *different* papers.
 
     Examples
     --------
     >>> pcs = {"p": {"dp"}, "q": {"dm"}}
     >>> rank_connectors({"p"}, {"q"}, pcs, {"dp": ["gen"], "dm": ["gen"]}, {"dp", "dm"},
-    ...                 {"gen": 1.0, "dp": 2.0, "dm": 2.0})
-    [('gen', 2.0, ['p'], ['q'])]
+    ...                 {"gen": 1.5, "dp": 2.0, "dm": 2.0})
+    [('gen', 1.5, ['p'], ['q'])]
     """
     only_a, only_b = a_papers - b_papers, b_papers - a_papers
     on_a: dict[str, set[str]] = {}
@@ -202,7 +248,7 @@ def rank_connectors(
                     side.setdefault(c, set()).add(p)
     rows = []
     for c in on_a.keys() & on_b.keys():
-        score = rounded(spec(idf[c]) * harmonic(len(on_a[c]), len(on_b[c])))
+        score = rounded(idf[c] * harmonic(len(on_a[c]), len(on_b[c])))
         rows.append((c, score, sorted(on_a[c]), sorted(on_b[c])))
     return sorted(rows, key=lambda r: (-r[1], r[0]))
 
@@ -220,7 +266,10 @@ def _best_paper(papers: Collection[str], prof: Profile, idf: Mapping[str, float]
 
 # -- the answer ----------------------------------------------------------------------------
 
-def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3) -> dict:
+def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3,
+            hub_share: float = DEFAULT_HUB_SHARE, year: int | None = None,
+            since: int | None = None, until: int | None = None,
+            venue: str | None = None) -> dict:
     """Papers that connect topic ``a`` with topic ``b``, and why (any engine).
 
     Parameters
@@ -228,12 +277,17 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     source : Engine, KnowledgeGraph, pyoxigraph.Store, BoltGraph or OUT folder
         What to answer from (see :func:`queries.engines.engine_for`).
     a, b : str
-        Topics as text ("graph neural networks", "LLMs").
+        Topics as text ("graph neural networks", "LLMs", "uncertainty").
     limit : int
         Bridges and connectors to return at most.
     min_direct : int
         Connectors (indirect bridges) are computed when fewer direct bridges
         than this exist.
+    hub_share : float
+        Concepts mentioned by more than this share of the papers (and by more
+        than :data:`HUB_MIN_PAPERS`) are hubs: never connectors.
+    year, since, until, venue
+        Only those papers (:mod:`queries.filters`); idf stays the whole graph's.
 
     Returns
     -------
@@ -241,11 +295,14 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
         ``{"a", "b", "bridges": [{"id", "title", "score", "a_concepts",
         "b_concepts", "evidence"}], "connectors": [{"kind", "id", "label", "score",
         "a_papers", "b_papers", "path", "evidence"}], "notes": [...]}``, best first.
+        ``a`` and ``b`` say how each text was resolved (``resolved``: concept,
+        family or text; ``taken``: the concepts it named).
 
     Raises
     ------
     NotFoundError
-        When a topic names no concept (with "did you mean" suggestions).
+        When a topic names no concept, no concept name contains it and no paper
+        says it (with "did you mean" suggestions).
     SameTopicError
         When both texts name the same concept.
 
@@ -262,20 +319,35 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     """
     engine = engine_for(source)
     table = engine.concept_table()
-    ta, tb, notes = separate(resolve_topic(table, a), resolve_topic(table, b))
+    ta, tb, notes = separate(resolve_topic(engine, a, table), resolve_topic(engine, b, table))
     labels = {c: x.label for c, x in table.concepts.items()}
-    pa, pb = engine.profile(ta.members), engine.profile(tb.members)
+    filt = paper_filter(year, since, until, venue)
+    allowed = filt.papers(engine)
+    n_papers = engine.totals()["papers"]
+    pa, pb = _profile(engine, ta, allowed), _profile(engine, tb, allowed)
     idf = dict(engine.idf({c for prof in (pa, pb) for cs in prof.values() for c in cs}))
+    text_evidence: dict[tuple[str, str], str] = {}
+    for t in (ta, tb):
+        if t.how == "text" and t.resolution:
+            labels[t.text_id] = f"“{t.text.strip()}” (in the text)"
+            idf[t.text_id] = math.log(n_papers / len(t.resolution.matches))
+            text_evidence.update({(p, t.text_id): m.sentence
+                                  for p, m in t.resolution.matches.items()})
+    if allowed is not None:
+        notes.append(f"only {filt.describe()} ({len(allowed)})")
     ranked = rank_bridges(pa, pb, idf)
     shown = ranked[:limit]
     plans: list[dict] = []
     if len(ranked) < min_direct:
-        plans = _connector_plans(engine, table, ta, tb, pa, pb, idf, limit)
-    if not ranked and not plans and pa and pb:
-        plans = _path_plan(engine, ta, tb)
+        plans = _connector_plans(engine, table, ta, tb, pa, pb, idf, limit, n_papers,
+                                 hub_share, notes)
+    if not ranked and not plans and pa and pb and ta.members and tb.members:
+        plans = _path_plan(engine, ta, tb, allowed)
     pairs = {(p, c) for p, _ in shown for c in (*pa[p], *pb[p])}
     pairs |= {(s["paper"], s["concept"]) for plan in plans for s in plan["links"]}
-    evidence = {k: s[0] for k, s in engine.sentences(pairs).items() if s} if pairs else {}
+    real = {(p, c) for p, c in pairs if c in table.concepts}
+    evidence = {k: s[0] for k, s in engine.sentences(real).items() if s} if real else {}
+    evidence.update({k: v for k, v in text_evidence.items() if k in pairs})
     papers = {p for p, _ in shown} | {s["paper"] for plan in plans for s in plan["links"]}
     titles = engine.titles(papers) if papers else {}
     rows = []
@@ -291,13 +363,23 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     connectors = [_connector(plan, labels, titles, evidence) for plan in plans]
     if not rows and not connectors:
         notes.append(f"the corpus does not connect '{ta.label}' and '{tb.label}'")
-    return {"a": ta.to_json(labels, len(pa)), "b": tb.to_json(labels, len(pb)),
+    return {"a": ta.to_json(labels, len(pa), table), "b": tb.to_json(labels, len(pb), table),
             "bridges": rows, "connectors": connectors, "notes": notes}
 
 
+def _profile(engine: Engine, t: Topic, allowed: set[str] | None) -> Profile:
+    """Each paper's mentions of the topic (of its words, for a text topic)."""
+    if t.how == "text" and t.resolution:
+        matches: Mapping[str, TextMatch] = t.resolution.matches
+        prof: Profile = {p: {t.text_id: (m.times, m.in_title)} for p, m in matches.items()}
+    else:
+        prof = engine.profile(t.members)
+    return prof if allowed is None else {p: v for p, v in prof.items() if p in allowed}
+
+
 def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, pa: Profile,
-                     pb: Profile,
-                     idf: dict[str, float], limit: int) -> list[dict]:
+                     pb: Profile, idf: dict[str, float], limit: int, n_papers: int,
+                     hub_share: float, notes: list[str]) -> list[dict]:
     only_a, only_b = set(pa) - set(pb), set(pb) - set(pa)
     if not only_a or not only_b:
         return []
@@ -307,6 +389,15 @@ def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, 
     reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}
     exclude = set(ta.members | tb.members | ta.without | tb.without)
     idf.update(engine.idf(reached - exclude - idf.keys()))
+    # a hub's df, from the idf the build stored (df = N / e^idf), so every engine agrees
+    counts = {c: round(n_papers / math.exp(idf[c])) for c in reached - exclude if c in idf}
+    hub_ids = hubs(counts, n_papers, hub_share)
+    if hub_ids:
+        named = sorted(hub_ids, key=lambda c: (-counts[c], c))
+        shown = ", ".join(labels_of(table, named[:5])) + (", …" if len(named) > 5 else "")
+        notes.append(f"{len(named)} hub concept{'s' if len(named) != 1 else ''} (in more than "
+                     f"{hub_share:.0%} of the papers) not used as connectors: {shown}")
+    exclude |= hub_ids
     plans = []
     found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, idf)
     for c, score, a_papers, b_papers in found[:limit]:
@@ -326,7 +417,12 @@ def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, 
     return plans
 
 
-def _path_plan(engine: Engine, ta: Topic, tb: Topic) -> list[dict]:
+def labels_of(table: ConceptTable, ids: Collection[str]) -> list[str]:
+    """The labels of ``ids``, in their order."""
+    return [table.label(c) for c in ids]
+
+
+def _path_plan(engine: Engine, ta: Topic, tb: Topic, allowed: set[str] | None) -> list[dict]:
     """The shortest concept path from any concept of A to any of B, as one plan."""
     ends = {_A: ta.members, _B: tb.members}
 
@@ -334,6 +430,8 @@ def _path_plan(engine: Engine, ta: Topic, tb: Topic) -> list[dict]:
         real = [i for i in ids if i not in ends]
         wanted = real + sorted({m for i in ids if i in ends for m in ends[i]})
         found = engine.papers_of(wanted)
+        if allowed is not None:
+            found = {c: ps & allowed for c, ps in found.items()}
         out = {i: set(found.get(i, ())) for i in real}
         for i in ids:
             if i in ends:

@@ -56,10 +56,21 @@ class ConceptTable:
     concepts: dict[str, Concept]
     kg: KnowledgeGraph = field(init=False)
     index: dict[str, str] = field(init=False)
+    _name_words: dict[str, list[tuple[str, ...]]] | None = field(init=False, default=None,
+                                                                repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kg = KnowledgeGraph(concepts=self.concepts)
         self.index = concept_index(self.concepts)
+
+    def name_words(self) -> dict[str, list[tuple[str, ...]]]:
+        """For each concept, the normalised words of its label and of each alias (once)."""
+        if self._name_words is None:
+            self._name_words = {
+                cid: list(dict.fromkeys(tuple(norm_key(n).split())
+                                        for n in (c.label, *c.aliases)))
+                for cid, c in self.concepts.items()}
+        return self._name_words
 
     def narrower(self, concept_id: str) -> set[str]:
         """``concept_id`` and every concept below it through ``broader`` links."""

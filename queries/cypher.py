@@ -110,6 +110,18 @@ RETURN d.id AS id, collect(p.id) AS ids
 """
 
 
+_PAPER_META = """
+MATCH (p:Paper)
+RETURN p.id AS id, p.year AS year, p.venue AS venue
+"""
+
+_PAPERS_WITH_TEXT = """
+MATCH (p:Paper)
+WHERE toLower(p.title) CONTAINS $needle OR toLower(p.abstract) CONTAINS $needle
+RETURN p.id AS id, p.title AS title, p.abstract AS abstract
+"""
+
+
 class CypherEngine:
     """The :class:`~queries.engine.Engine` of a Bolt graph.
 
@@ -173,6 +185,14 @@ class CypherEngine:
     def paper_counts(self) -> dict[str, int]:
         return {r["id"]: r["n"] for r in self._run(
             "MATCH (c:Concept) WHERE c.papers IS NOT NULL RETURN c.id AS id, c.papers AS n")}
+
+    def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
+        return {r["id"]: (None if r["year"] is None else int(r["year"]), r["venue"])
+                for r in self._run(_PAPER_META)}
+
+    def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
+        return {r["id"]: (r["title"], r["abstract"] or "")
+                for r in self._run(_PAPERS_WITH_TEXT, needle=needle)}
 
     def concept_links(
         self, concept_ids: Collection[str]

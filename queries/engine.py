@@ -97,6 +97,16 @@ class Engine(Protocol):
         """For each concept, the number of papers that mention it directly."""
         ...
 
+    def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
+        """``(year, venue)`` of every paper (for the time and venue filters)."""
+        ...
+
+    def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
+        """``(title, abstract)`` of the papers whose lower-cased title or abstract
+        contains ``needle`` (lower case; a plain substring: :mod:`queries.topics` checks
+        the words)."""
+        ...
+
     # -- links ---------------------------------------------------------------------------
 
     def concept_links(

@@ -65,6 +65,13 @@ class PythonEngine:
     def paper_counts(self) -> dict[str, int]:
         return {c: len(ps) for c, ps in self.kg.concept_papers.items()}
 
+    def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
+        return {p.id: (p.year, p.venue) for p in self.kg.papers.values()}
+
+    def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
+        return {p.id: (p.title, p.abstract) for p in self.kg.papers.values()
+                if needle in p.title.lower() or needle in p.abstract.lower()}
+
     def _links(self, paper_id: str, wanted: Collection[str] | None = None) -> list[PaperLink]:
         """The paper's links (to ``wanted`` concepts only, if given), in first-mention order."""
         found: dict[str, PaperLink] = {}

@@ -18,21 +18,69 @@ from collections import Counter
 from typing import Any
 
 from kg.core.errors import Messages, NotFoundError
+from queries.engine import Engine
 from queries.engines import engine_for
+from queries.filters import paper_filter
 from queries.paths import path_rows, shortest_path
 from queries.ranking import rounded
-from queries.topics import no_paper, resolve_concept
+from queries.topics import Resolution, no_paper, resolve, resolve_concept
 
 __all__ = ["concept_path", "concepts", "cooccurring", "paper", "papers_for_concept",
-           "related_papers", "stats"]
+           "related_papers", "stats", "topic"]
 
 
-def papers_for_concept(source: Any, text: str, *, narrower: bool = True) -> list[dict]:
-    """Papers that mention the concept named ``text`` (or, by default, a narrower one).
+def _allowed(engine: Engine, year: int | None, since: int | None, until: int | None,
+             venue: str | None) -> set[str] | None:
+    """The papers the time and venue filters keep (``None``: every paper)."""
+    return paper_filter(year, since, until, venue).papers(engine)
 
-    Rows ``id, title, year, venue, mentions, concepts, evidence``: the matched
-    concepts' labels, and the sentence of the paper's first matching mention.
+
+def topic(source: Any, text: str) -> dict:
+    """How ``text`` is resolved: ``resolved`` (concept, family or text), ``taken``, ``note``.
+
+    Also ``concepts`` (labels of every concept the topic stands for, narrower ones
+    included) and ``papers`` (how many papers it finds).
+
+    Examples
+    --------
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> kg = KnowledgeGraph(
+    ...     papers={"p": Paper("p", "On GNNs", "GNNs work.")},
+    ...     concepts={"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])},
+    ...     mentions=[Mention("p", "gnn", "abstract", 0, 4, "GNNs", "GNNs work.", "acronym")])
+    >>> t = topic(kg, "neural networks")
+    >>> t["resolved"], t["taken"], t["papers"]
+    ('family', ['graph neural network'], 1)
+    """
+    engine = engine_for(source)
+    table = engine.concept_table()
+    res = resolve(engine, text, table=table)
+    found = _topic_papers(engine, res)
+    return {"text": text, **res.to_json(table),
+            "concepts": sorted(table.label(c) for c in res.members), "papers": len(found)}
+
+
+def _topic_papers(engine: Engine, res: Resolution) -> set[str]:
+    if res.how == "text":
+        return set(res.matches)
+    found = engine.papers_of(sorted(res.members))
+    return set().union(*found.values()) if found else set()
+
+
+def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
+                       year: int | None = None, since: int | None = None,
+                       until: int | None = None, venue: str | None = None) -> list[dict]:
+    """Papers about the topic ``text``: a concept (or, by default, a narrower one), else
+    the concepts whose names contain the words, else the papers whose text says them
+    (:func:`queries.topics.resolve`).
+
+    Rows ``id, title, year, venue, mentions, concepts, evidence, topic``: the matched
+    concepts' labels, the sentence of the paper's first matching mention, and how
+    the text was resolved (``concept``, ``family`` or ``text``; for ``text`` the
+    mentions count the times the words stand in the paper, ``concepts`` is empty).
     Ordered by the number of matching mentions (most first), then paper id.
+    ``year``, ``since``, ``until`` and ``venue`` keep only those papers
+    (:mod:`queries.filters`).
 
     Examples
     --------
@@ -46,20 +94,24 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True) -> list
     """
     engine = engine_for(source)
     table = engine.concept_table()
-    concept = resolve_concept(table, text)
-    ids = sorted(table.narrower(concept.id)) if narrower else [concept.id]
+    res = resolve(engine, text, table=table)
+    allowed = _allowed(engine, year, since, until, venue)
+    if res.how == "text":
+        return _text_rows(engine, res, allowed)
+    ids = sorted(res.members) if narrower else sorted(res.taken)
     links, meta = engine.concept_links(ids)
     rows: dict[str, dict] = {}
     first: dict[str, int] = {}
     for link in links:
         m = meta.get(link.paper)
-        if m is None:  # a link without its paper's title: not a paper row
-            continue
+        if m is None or (allowed is not None and link.paper not in allowed):
+            continue  # a link without its paper's title is not a paper row
         row = rows.get(link.paper)
         if row is None:
             row = rows[link.paper] = {
                 "id": link.paper, "title": m["title"], "year": m["year"], "venue": m["venue"],
-                "mentions": 0, "concepts": set(), "evidence": link.evidence}
+                "mentions": 0, "concepts": set(), "evidence": link.evidence,
+                "topic": res.how}
             first[link.paper] = link.first
         row["mentions"] += link.mentions
         row["concepts"].add(table.label(link.concept))
@@ -70,10 +122,24 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True) -> list
     return sorted(rows.values(), key=lambda r: (-r["mentions"], r["id"]))
 
 
-def concepts(source: Any, *, type: str | None = None) -> list[dict]:  # noqa: A002
+def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None) -> list[dict]:
+    """The rows of a topic resolved by text: the papers that say the words."""
+    ids = sorted(p for p in res.matches if allowed is None or p in allowed)
+    titles, meta = engine.titles(ids), engine.paper_meta()
+    rows: list[dict] = [{"id": p, "title": titles.get(p, ""), "year": meta.get(p, (None, None))[0],
+             "venue": meta.get(p, (None, None))[1], "mentions": res.matches[p].times,
+             "concepts": [], "evidence": res.matches[p].sentence, "topic": "text"}
+            for p in ids]
+    return sorted(rows, key=lambda r: (-r["mentions"], r["id"]))
+
+
+def concepts(source: Any, *, type: str | None = None,  # noqa: A002
+             year: int | None = None, since: int | None = None, until: int | None = None,
+             venue: str | None = None) -> list[dict]:
     """Concepts with their paper counts, most papers first, then label (then id).
 
     Rows ``id, label, type, papers, aliases, broader`` (broader concepts by label).
+    With a time or venue filter, ``papers`` counts only those papers.
 
     Examples
     --------
@@ -85,7 +151,7 @@ def concepts(source: Any, *, type: str | None = None) -> list[dict]:  # noqa: A0
     """
     engine = engine_for(source)
     table = engine.concept_table()
-    counts = engine.paper_counts()
+    counts = _counts(engine, _allowed(engine, year, since, until, venue))
     rows = []
     for c in table.concepts.values():
         if type and c.type != type:
@@ -96,6 +162,18 @@ def concepts(source: Any, *, type: str | None = None) -> list[dict]:  # noqa: A0
             "broader": [table.label(b) for b in sorted(c.broader) if b in table.concepts],
         })
     return sorted(rows, key=lambda r: (-r["papers"], r["label"].lower(), r["id"]))
+
+
+def _counts(engine: Engine, allowed: set[str] | None) -> dict[str, int]:
+    """Papers per concept (direct mentions), among ``allowed`` papers if given."""
+    if allowed is None:
+        return engine.paper_counts()
+    counts: dict[str, int] = {}
+    for c, papers in engine.papers_of(sorted(engine.paper_counts())).items():
+        n = len(papers & allowed)
+        if n:
+            counts[c] = n
+    return counts
 
 
 def paper(source: Any, paper_id: str) -> dict:
@@ -134,11 +212,14 @@ def paper(source: Any, paper_id: str) -> dict:
     }
 
 
-def related_papers(source: Any, paper_id: str, *, limit: int = 10) -> list[dict]:
+def related_papers(source: Any, paper_id: str, *, limit: int = 10, year: int | None = None,
+                   since: int | None = None, until: int | None = None,
+                   venue: str | None = None) -> list[dict]:
     """Papers that share concepts with ``paper_id``, rare shared concepts weighing more.
 
     The score is the sum of the shared concepts' idf (direct mentions only),
     rounded to 6 decimals; papers with score 0 are left out; best first, then by id.
+    A time or venue filter keeps only those papers among the related ones.
 
     Examples
     --------
@@ -155,7 +236,10 @@ def related_papers(source: Any, paper_id: str, *, limit: int = 10) -> list[dict]
     engine = engine_for(source)
     if engine.paper_record(paper_id) is None:
         raise no_paper(paper_id, engine.paper_ids)
-    scored = [(rounded(score), other) for other, score in engine.related_scores(paper_id, limit)]
+    allowed = _allowed(engine, year, since, until, venue)
+    found = engine.related_scores(paper_id, limit if allowed is None else -1)
+    scored = [(rounded(score), other) for other, score in found
+              if allowed is None or other in allowed]
     ranked = sorted((t for t in scored if t[0] > 0), key=lambda t: (-t[0], t[1]))[:limit]
     if not ranked:
         return []
@@ -170,12 +254,15 @@ def related_papers(source: Any, paper_id: str, *, limit: int = 10) -> list[dict]
             for s, o in ranked]
 
 
-def cooccurring(source: Any, text: str, *, limit: int = 20) -> list[dict]:
-    """Concepts mentioned by the papers that mention the concept ``text`` (or a narrower one).
+def cooccurring(source: Any, text: str, *, limit: int = 20, year: int | None = None,
+                since: int | None = None, until: int | None = None,
+                venue: str | None = None) -> list[dict]:
+    """Concepts mentioned by the papers about the topic ``text`` (resolved as in
+    :func:`papers_for_concept`: a concept and its narrower ones, a family, or a text match).
 
-    The concept and its narrower concepts (the anchors) are left out; rows
+    The topic's concepts (the anchors) are left out; rows
     ``id, label, type, papers, paper_ids`` are ordered by the number of such
-    papers (most first), then concept id.
+    papers (most first), then concept id. A time or venue filter keeps only those papers.
 
     Examples
     --------
@@ -190,23 +277,42 @@ def cooccurring(source: Any, text: str, *, limit: int = 20) -> list[dict]:
     """
     engine = engine_for(source)
     table = engine.concept_table()
-    anchors = sorted(table.narrower(resolve_concept(table, text).id))
-    counts = engine.cooccurrence_counts(anchors)
-    ranked = sorted((d for d in counts if d not in set(anchors)),
+    res = resolve(engine, text, table=table)
+    anchors = sorted(res.members)
+    allowed = _allowed(engine, year, since, until, venue)
+    if res.how == "text" or allowed is not None:
+        # the papers are known (or must be filtered): count their concepts here
+        papers = _topic_papers(engine, res)
+        papers = papers if allowed is None else papers & allowed
+        by_concept: dict[str, set[str]] = {}
+        for p, cs in engine.paper_concepts(sorted(papers)).items():
+            for d in cs:
+                by_concept.setdefault(d, set()).add(p)
+        counts = {d: len(ps) for d, ps in by_concept.items()}
+    else:
+        counts = engine.cooccurrence_counts(anchors)
+    ranked = sorted((d for d in counts if d not in set(anchors) and d in table.concepts),
                     key=lambda d: (-counts[d], d))[:limit]
     if not ranked:
         return []
-    found = engine.cooccurrence_papers(anchors, ranked)
+    if res.how == "text" or allowed is not None:
+        found = {d: by_concept[d] for d in ranked}
+    else:
+        found = engine.cooccurrence_papers(anchors, ranked)
     return [{"id": d, "label": table.label(d), "type": table.concepts[d].type,
              "papers": len(found.get(d, ())), "paper_ids": sorted(found.get(d, ()))}
             for d in ranked]
 
 
-def concept_path(source: Any, a: str, b: str) -> list[dict]:
+def concept_path(source: Any, a: str, b: str, *, year: int | None = None,
+                 since: int | None = None, until: int | None = None,
+                 venue: str | None = None) -> list[dict]:
     """The shortest path from concept ``a`` to concept ``b`` through papers.
 
     One row per paper step (see :func:`queries.paths.path_rows`); an empty
-    list when ``a`` and ``b`` name the same concept.
+    list when ``a`` and ``b`` name the same concept. ``a`` and ``b`` name concepts
+    (label, alias or acronym: step 1 of :func:`queries.topics.resolve`). A time
+    or venue filter walks through those papers only.
 
     Raises
     ------
@@ -226,7 +332,12 @@ def concept_path(source: Any, a: str, b: str) -> list[dict]:
     engine = engine_for(source)
     table = engine.concept_table()
     ca, cb = resolve_concept(table, a), resolve_concept(table, b)
-    path = shortest_path(ca.id, cb.id, engine.papers_of, engine.paper_concepts)
+    allowed = _allowed(engine, year, since, until, venue)
+    def papers_of(ids: list[str]) -> dict[str, set[str]]:
+        found = engine.papers_of(ids)
+        return found if allowed is None else {c: ps & allowed for c, ps in found.items()}
+
+    path = shortest_path(ca.id, cb.id, papers_of, engine.paper_concepts)
     if path is None:
         raise NotFoundError(Messages.NO_PATH.format(a=ca.label, b=cb.label))
     if len(path) == 1:
@@ -236,8 +347,13 @@ def concept_path(source: Any, a: str, b: str) -> list[dict]:
                      titles=engine.titles(path[1::2]), evidence=engine.sentences(steps))
 
 
-def stats(source: Any) -> dict:
+def stats(source: Any, *, year: int | None = None, since: int | None = None,
+          until: int | None = None, venue: str | None = None) -> dict:
     """Corpus statistics: counts, concepts per type, the 10 concepts with most papers.
+
+    With a time or venue filter: ``papers`` counts those papers, ``concepts`` and
+    ``by_type`` the concepts they mention, ``mentions`` their mentions and
+    ``top_concepts`` ranks by papers among them.
 
     Examples
     --------
@@ -247,13 +363,21 @@ def stats(source: Any) -> dict:
     """
     engine = engine_for(source)
     table = engine.concept_table()
-    totals = engine.totals()
-    counts = engine.paper_counts()
-    top = sorted(table.concepts, key=lambda c: (-counts.get(c, 0), c))[:10]
+    allowed = _allowed(engine, year, since, until, venue)
+    counts = _counts(engine, allowed)
+    if allowed is None:
+        totals = engine.totals()
+        kept = list(table.concepts.values())
+    else:
+        kept = [c for cid, c in table.concepts.items() if counts.get(cid)]
+        profile = engine.profile(sorted(counts))
+        totals = {"papers": len(allowed), "concepts": len(kept),
+                  "mentions": sum(n for p in allowed for n, _ in profile.get(p, {}).values())}
+    top = sorted((c.id for c in kept), key=lambda c: (-counts.get(c, 0), c))[:10]
     return {
         "papers": totals["papers"], "concepts": totals["concepts"],
         "mentions": totals["mentions"],
-        "by_type": dict(sorted(Counter(c.type for c in table.concepts.values()).items())),
+        "by_type": dict(sorted(Counter(c.type for c in kept).items())),
         "top_concepts": [{"id": c, "label": table.label(c), "papers": counts.get(c, 0)}
                          for c in top],
     }

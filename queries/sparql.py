@@ -270,6 +270,18 @@ class SparqlEngine:
         return {_cid(c): int(n) for c, n in _tuples(self.store, """
             SELECT ?c ?n WHERE { ?c kgv:paperCount ?n }""")}
 
+    def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
+        return {_pid(p): (y, v) for p, y, v in _tuples(self.store, """
+            SELECT ?p ?year ?venue WHERE { ?p a schema:ScholarlyArticle .
+              OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kgv:venue ?venue } }""")}
+
+    def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
+        n = literal(needle)
+        return {_pid(p): (t, a) for p, t, a in _tuples(self.store, f"""
+            SELECT ?p ?title ?abstract WHERE {{
+              ?p a schema:ScholarlyArticle ; dcterms:title ?title ; dcterms:abstract ?abstract .
+              FILTER(CONTAINS(LCASE(?title), {n}) || CONTAINS(LCASE(?abstract), {n})) }}""")}
+
     # -- links -------------------------------------------------------------------------------
 
     def concept_links(

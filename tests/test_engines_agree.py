@@ -118,4 +118,5 @@ def test_every_engine_implements_the_interface(name):
 
 
 def test_every_question_is_asked_of_every_engine():
-    assert set(HELPERS) | {"bridges"} == set(QUESTIONS)  # bridges: tests/test_bridges.py
+    # bridges: tests/test_bridges.py; topic, trends: tests/test_engines_agree_topics.py
+    assert set(HELPERS) | {"bridges", "topic", "trends"} == set(QUESTIONS)

@@ -153,11 +153,19 @@ def test_hostile_label_finds_its_concept(hostile):
     assert queries.cooccurring(store, WEIRD_LABEL) == queries.cooccurring(kg, WEIRD_LABEL)
 
 
-@pytest.mark.parametrize("text", ['"} }', "\\", "{", 'the "best"', "\n"])
+@pytest.mark.parametrize("text", ['"} }', "\\", "{", '"worst"', "\n"])
 def test_hostile_text_finds_nothing_with_a_clear_error(hostile, text):
     _, store = hostile
     with pytest.raises(NotFoundError, match="no concept matches"):
         queries.papers_for_concept(store, text)
+
+
+def test_words_of_a_hostile_label_find_it_as_a_family(hostile):
+    # 'the "best"' names no concept, but its words stand in the weird label (issue 15)
+    kg, store = hostile
+    rows = queries.papers_for_concept(store, 'the "best"')
+    assert [(r["id"], r["topic"]) for r in rows] == [(WEIRD_ID, "family")]
+    assert rows == queries.papers_for_concept(kg, 'the "best"')
 
 
 def test_hostile_paper_ids(hostile):

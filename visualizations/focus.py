@@ -14,8 +14,8 @@ from pyvis.network import Network
 from kg.core.errors import Messages, NotFoundError
 from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node, paper_node
-from queries.concept_table import ConceptTable
-from queries.topics import resolve_concept
+from queries.engines import engine_for
+from queries.topics import resolve
 from visualizations.details import mention_tooltip, plural
 from visualizations.networks import (
     COMPACT_ABOVE,
@@ -38,17 +38,21 @@ class Focus:
     """What a ``--focus`` text named: node ids (``paper:…``/``concept:…``) to start from."""
 
     label: str
-    kind: str  # "paper" or "concept"
+    kind: str  # "paper", "concept", "family" (concepts named with the words) or "text"
     start: list[str]
+    #: how a topic text was resolved (queries.topics.Resolution.describe), else ""
+    note: str = ""
 
 
 def resolve_focus(kg: KnowledgeGraph, text: str) -> Focus:
-    """A paper id, or a concept's label, alias or acronym (with its narrower concepts).
+    """A paper id, or a topic (:func:`queries.topics.resolve`): a concept's label, alias or
+    acronym (with its narrower concepts), else the concepts whose names contain the
+    words, else the papers whose title or abstract says them.
 
     Raises
     ------
     NotFoundError
-        When ``text`` names neither, or names a concept no paper mentions.
+        When ``text`` names nothing, or only concepts no paper mentions.
 
     Examples
     --------
@@ -62,12 +66,20 @@ def resolve_focus(kg: KnowledgeGraph, text: str) -> Focus:
     if text.strip() in kg.papers:
         pid = text.strip()
         return Focus(kg.papers[pid].title, "paper", [paper_node(pid)])
-    concept = resolve_concept(ConceptTable(kg.concepts), text)
-    below = sorted(c for c in kg.descendants(concept.id) if c in kg.concept_papers)
+    engine = engine_for(kg)
+    res = resolve(engine, text)
+    table = engine.concept_table()
+    if res.how == "text":
+        return Focus(text.strip(), "text", [paper_node(p) for p in sorted(res.matches)],
+                     res.describe(table))
+    label = res.label(table)
+    below = sorted(c for c in res.members if c in kg.concept_papers)
     if not below:
-        raise NotFoundError(Messages.NOT_MENTIONED.format(label=concept.label))
-    start = [concept_node(concept.id)] + [concept_node(c) for c in below if c != concept.id]
-    return Focus(concept.label, "concept", start)
+        raise NotFoundError(Messages.NOT_MENTIONED.format(label=label))
+    taken = list(res.taken)
+    start = [concept_node(c) for c in taken] + [concept_node(c) for c in below
+                                                if c not in set(taken)]
+    return Focus(label, res.how, start, res.describe(table))
 
 
 def focus_network(
@@ -191,7 +203,7 @@ def focus_overview(net: Network, focus: Focus, *, per_item: int = 10) -> dict:
     firsts.sort(key=lambda n: (-len(beyond.get(n["id"], ())), n["id"]))
     sections = [{"node": n["id"], "items": sorted(beyond.get(n["id"], []))[:per_item],
                  "more": max(0, len(beyond.get(n["id"], [])) - per_item)} for n in firsts]
-    what = "papers" if focus.kind == "concept" else "concepts"
+    what = "concepts" if focus.kind in ("paper", "text") else "papers"
     return {"heading": f"{what} around “{focus.label}” ({len(firsts)})",
             "empty": f"No {what} around “{focus.label}”.", "sections": sections[:80],
             "focus": focus.start[0]}
@@ -200,5 +212,6 @@ def focus_overview(net: Network, focus: Focus, *, per_item: int = 10) -> dict:
 def describe(focus: Focus, net: Network, depth: int) -> str:
     """Subtitle of a focus page."""
     n_papers = sum(1 for n in net.nodes if n["kind"] == "paper")
-    return (f"{focus.kind} “{snippet(focus.label, 60)}”, {plural(depth, 'step')} out: "
+    kind = {"family": "concepts named with", "text": "papers saying"}.get(focus.kind, focus.kind)
+    return (f"{kind} “{snippet(focus.label, 60)}”, {plural(depth, 'step')} out: "
             f"{plural(n_papers, 'paper')} · {plural(len(net.nodes) - n_papers, 'concept')}")

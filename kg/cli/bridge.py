@@ -11,8 +11,9 @@ from typing import TextIO
 
 import click
 
-from kg.cli.options import engine_option, format_option, out_argument
+from kg.cli.options import engine_option, filter_options, format_option, out_argument
 from queries import run
+from queries.bridging import DEFAULT_HUB_SHARE, HUB_MIN_PAPERS
 
 __all__ = ["COMMANDS", "CSV_COLUMNS", "WIDTH", "bridge", "csv_rows", "path_text", "write_table"]
 
@@ -53,7 +54,10 @@ def write_table(result: dict, stream: TextIO) -> None:
     w = stream.write
     for key in ("a", "b"):
         t = result[key]
-        w(f"{key.upper()}: {_clean(t['label'])} ({len(t['concepts'])} concept"
+        how = t.get("resolved", "concept")
+        how = "" if how == "concept" else ("family of names, " if how == "family"
+                                           else "words in titles and abstracts, ")
+        w(f"{key.upper()}: {_clean(t['label'])} ({how}{len(t['concepts'])} concept"
           f"{'s' if len(t['concepts']) != 1 else ''}, {t['papers']} paper"
           f"{'s' if t['papers'] != 1 else ''})\n")
     for note in result.get("notes", []):
@@ -119,16 +123,27 @@ def csv_rows(result: dict) -> list[list[str]]:
 @engine_option
 @click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
               help="Bridges and connectors to show at most.")
+@click.option("--hub-share", type=click.FloatRange(0, 1, min_open=True),
+              default=DEFAULT_HUB_SHARE, show_default=True,
+              help="Concepts in more than this share of the papers (and more than "
+                   f"{HUB_MIN_PAPERS}) are hubs, never connectors.")
+@filter_options
 @format_option
-def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, fmt: str) -> None:
+def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, hub_share: float,
+           fmt: str, filters: dict) -> None:
     """Find the papers that bridge topics A and B in OUT, and say why.
 
     Each topic is a concept (label, alias or acronym) with its narrower
-    concepts. Papers about both are ranked by how specific their concepts are
-    and how strongly they are about each side; with few of them, concepts that
-    papers of each side share ("connectors") are listed with a path.
+    concepts, else the concepts whose names contain its words, else the papers
+    whose title or abstract says them (stderr says which). Papers about both
+    are ranked by how specific their concepts are and how strongly they are
+    about each side; with few of them, concepts that papers of each side share
+    ("connectors", hubs left out) are listed with a path.
     """
-    result = run(engine, out, "bridges", topic_a, topic_b, limit=limit)
+    result = run(engine, out, "bridges", topic_a, topic_b, limit=limit, hub_share=hub_share,
+                 **filters)
+    for key in ("a", "b"):
+        click.echo(f"topic {key.upper()}: {result[key]['note']}", err=True)
     if fmt == "json":
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -10,8 +13,8 @@ from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
 __all__ = [
-    "QUERY_TIMEOUT", "engine_option", "format_option", "lexicon_option", "out_argument",
-    "span_model_choice", "span_model_option", "timeout_option",
+    "QUERY_TIMEOUT", "engine_option", "filter_options", "format_option", "lexicon_option",
+    "out_argument", "span_model_choice", "span_model_option", "timeout_option",
 ]
 
 out_argument = click.argument(
@@ -22,6 +25,32 @@ format_option = click.option(
 engine_option = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
     help="Query engine: " + "; ".join(f"{name}: {e.help}" for name, e in ENGINES.items()) + ".")
+_FILTERS = [
+    click.option("--year", type=int, default=None, help="Only papers of this year."),
+    click.option("--since", type=int, default=None, metavar="YEAR",
+                 help="Only papers of this year or later."),
+    click.option("--until", type=int, default=None, metavar="YEAR",
+                 help="Only papers of this year or earlier."),
+    click.option("--venue", default=None, metavar="NAME",
+                 help="Only papers of this venue (ignoring case)."),
+]
+
+
+def filter_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--year``, ``--since``, ``--until``, ``--venue``, handed to the command as one
+    ``filters`` dict of the options given (the question helpers' keyword arguments)."""
+    @functools.wraps(command)
+    def wrapper(*args: Any, year: int | None, since: int | None, until: int | None,
+                venue: str | None, **kwargs: Any) -> Any:
+        given = {"year": year, "since": since, "until": until, "venue": venue}
+        return command(*args, filters={k: v for k, v in given.items() if v is not None},
+                       **kwargs)
+
+    for option in reversed(_FILTERS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 lexicon_option = click.option(
     "--lexicon", "lexicons", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
     help="Extra SKOS lexicon (Turtle); may be repeated.")

@@ -8,44 +8,58 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import engine_option, format_option, out_argument
+from kg.cli.options import engine_option, filter_options, format_option, out_argument
 from kg.core.model import CONCEPT_TYPES
 from kg.core.output import emit
 from queries import run
 
-__all__ = ["COMMANDS", "concepts", "paper", "papers"]
+__all__ = ["COMMANDS", "concepts", "paper", "papers", "say_topic", "trends"]
+
+
+def say_topic(engine: str, out: Path, text: str) -> None:
+    """Say on stderr how the topic ``text`` was resolved (concept, family or text)."""
+    click.echo(f"topic {run(engine, out, 'topic', text)['note']}", err=True)
 
 
 @click.command()
 @out_argument
 @click.option("--concept", "concept", metavar="TEXT",
-              help="Only papers about this concept or a narrower one (label, alias or acronym).")
+              help="Only papers about this topic: a concept (label, alias or acronym) or a "
+                   "narrower one, else the concepts whose names contain the words, else the "
+                   "papers whose title or abstract says them (stderr says which).")
 @click.option("--exact", is_flag=True, help="With --concept: leave out narrower concepts.")
+@filter_options
 @engine_option
 @format_option
-def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str) -> None:
-    """List the papers in OUT, or those about a concept."""
+def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
+           filters: dict) -> None:
+    """List the papers in OUT, or those about a topic (with year and venue)."""
     if concept is None:
         from kg.stores.out import load_model  # stores inside commands (see kg.cli)
+        from queries.filters import paper_filter
 
         kg = load_model(out)
+        keep = paper_filter(**filters)
         rows = [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
                  "concepts": len(kg.paper_concepts.get(p.id, ()))}
-                for p in sorted(kg.papers.values(), key=lambda p: p.id)]
+                for p in sorted(kg.papers.values(), key=lambda p: p.id)
+                if keep.allows(p.year, p.venue)]
         emit(rows, ["id", "title", "year", "venue", "concepts"], fmt)
         return
-    rows = run(engine, out, "papers_for_concept", concept, narrower=not exact)
-    emit(rows, ["id", "title", "mentions", "concepts"], fmt)
+    rows = run(engine, out, "papers_for_concept", concept, narrower=not exact, **filters)
+    say_topic(engine, out, concept)
+    emit(rows, ["id", "title", "year", "venue", "mentions", "concepts"], fmt)
 
 
 @click.command()
 @out_argument
 @click.option("--type", "ctype", type=click.Choice(CONCEPT_TYPES), help="Only this type.")
+@filter_options
 @engine_option
 @format_option
-def concepts(out: Path, ctype: str | None, engine: str, fmt: str) -> None:
-    """List the concepts in OUT with their paper counts."""
-    emit(run(engine, out, "concepts", type=ctype),
+def concepts(out: Path, ctype: str | None, engine: str, fmt: str, filters: dict) -> None:
+    """List the concepts in OUT with their paper counts (among the papers filtered)."""
+    emit(run(engine, out, "concepts", type=ctype, **filters),
          ["label", "type", "papers", "aliases", "broader"], fmt)
 
 
@@ -71,4 +85,37 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
          ["label", "type", "mentions", "evidence"], fmt, max_width=90)
 
 
-COMMANDS = [papers, concepts, paper]
+@click.command()
+@out_argument
+@click.option("--from", "start", type=int, default=None, metavar="YEAR",
+              help="The earlier year [default: the first year of OUT].")
+@click.option("--to", "end", type=int, default=None, metavar="YEAR",
+              help="The later year [default: the last year of OUT].")
+@click.option("--min-papers", type=click.IntRange(1), default=3, show_default=True,
+              help="List a concept only when this many papers of one of the years mention it.")
+@click.option("--limit", type=click.IntRange(1), default=20, show_default=True,
+              help="Rising and falling concepts to show at most (each).")
+@click.option("--venue", default=None, metavar="NAME", help="Only papers of this venue.")
+@engine_option
+@format_option
+def trends(out: Path, start: int | None, end: int | None, min_papers: int, limit: int,
+           venue: str | None, engine: str, fmt: str) -> None:
+    """Concepts rising and falling from one year to another (share of each year's papers)."""
+    result = run(engine, out, "trends", start=start, end=end, min_papers=min_papers,
+                 limit=limit, venue=venue)
+    for note in result["notes"]:
+        click.echo(f"note: {note}", err=True)
+    if fmt == "json":
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return
+    columns = ["trend", "label", "type", "papers_from", "papers_to", "share_from", "share_to",
+               "change"]
+    if fmt == "table":
+        click.echo(f"{result['from']}: {result['papers_from']} papers → {result['to']}: "
+                   f"{result['papers_to']} papers (concepts in at least {min_papers} papers "
+                   "of one year; share = papers mentioning it / papers of the year)\n")
+    emit(result["rows"], columns, fmt)
+
+
+COMMANDS = [papers, concepts, paper, trends]

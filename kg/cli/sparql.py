@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import engine_option, format_option, out_argument, timeout_option
+from kg.cli.options import (
+    engine_option,
+    filter_options,
+    format_option,
+    out_argument,
+    timeout_option,
+)
+from kg.cli.query import say_topic
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
 from kg.core.output import emit
@@ -61,11 +68,12 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str, timeout: f
 @out_argument
 @click.argument("paper_id", metavar="ID")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
+@filter_options
 @engine_option
 @format_option
-def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None:
+def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str, filters: dict) -> None:
     """Papers that share concepts with paper ID (rare shared concepts count more)."""
-    emit(run(engine, out, "related_papers", paper_id, limit=limit),
+    emit(run(engine, out, "related_papers", paper_id, limit=limit, **filters),
          ["id", "score", "title", "shared"], fmt)
 
 
@@ -73,11 +81,17 @@ def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str) -> None
 @out_argument
 @click.argument("concept", metavar="CONCEPT")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@filter_options
 @engine_option
 @format_option
-def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
-    """Concepts that papers about CONCEPT (or a narrower one) also mention."""
-    emit(run(engine, out, "cooccurring", concept, limit=limit),
+def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str, filters: dict) -> None:
+    """Concepts that papers about CONCEPT (or a narrower one) also mention.
+
+    CONCEPT is a topic as in ``kg papers --concept`` (stderr says how it was resolved).
+    """
+    rows = run(engine, out, "cooccurring", concept, limit=limit, **filters)
+    say_topic(engine, out, concept)
+    emit(rows,
          ["label", "type", "papers", "paper_ids"], fmt)
 
 
@@ -85,11 +99,12 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str) -> None:
 @out_argument
 @click.argument("a", metavar="CONCEPT_A")
 @click.argument("b", metavar="CONCEPT_B")
+@filter_options
 @engine_option
 @format_option
-def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
+def path(out: Path, a: str, b: str, engine: str, fmt: str, filters: dict) -> None:
     """The shortest path from CONCEPT_A to CONCEPT_B through papers, with evidence."""
-    rows = run(engine, out, "concept_path", a, b)
+    rows = run(engine, out, "concept_path", a, b, **filters)
     if fmt == "table" and not rows:
         click.echo("(the two names are the same concept)")
         return
@@ -105,11 +120,12 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str) -> None:
 
 @click.command()
 @out_argument
+@filter_options
 @engine_option
 @format_option
-def stats(out: Path, engine: str, fmt: str) -> None:
+def stats(out: Path, engine: str, fmt: str, filters: dict) -> None:
     """Counts of papers, concepts (per type) and mentions; the most frequent concepts."""
-    st = run(engine, out, "stats")
+    st = run(engine, out, "stats", **filters)
     if fmt == "json":
         json.dump(st, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -76,6 +76,8 @@ class Messages:
     NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
+    TREND_YEARS = ("trends compare the papers of two different years; {start} → {end} does not "
+                   "(years with papers: {years})")
     NOT_MENTIONED = "no paper mentions '{label}' or a narrower concept"
     SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
