@@ -2,6 +2,10 @@
 
     python bench/bench_pages.py            # synthetic corpora
     python bench/bench_pages.py --neurips  # plus ../shared/data/neurips2018.jsonl
+    python bench/bench_pages.py --out OUT  # plus the default pages of a built OUT
+
+The default page of 1,000 papers (issue 15: at most 400 nodes, labels that do not
+overlap) should take at most 2 s to make and render ("synthetic 1000 default").
 
 Synthetic corpora: papers mention 3–9 concepts drawn with a Zipf-like skew, so
 a few concepts are very common, as in real abstracts.
@@ -53,7 +57,15 @@ def measure(label: str, kg: KnowledgeGraph, view: str, **options: object) -> Non
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--neurips", action="store_true")
+    ap.add_argument("--out", type=Path, help="a built OUT folder: time its default pages")
     args = ap.parse_args()
+    measure("synthetic 1000 default", synthetic(1000, 2000), "graph")
+    if args.out:
+        from kg.stores.out import load_model
+
+        kg = load_model(args.out)
+        for view, opts in (("graph", {}), ("graph", {"color_by": "year"}), ("concepts", {})):
+            measure(args.out.name, kg, view, **opts)
     for n_papers, n_concepts in ((700, 300), (3500, 1500)):
         kg = synthetic(n_papers, n_concepts)
         label = f"synthetic {n_papers}+{n_concepts}"

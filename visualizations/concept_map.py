@@ -8,6 +8,7 @@ that mention both concepts.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import combinations
 
@@ -16,12 +17,13 @@ from pyvis.network import Network
 
 from kg.core.model import KnowledgeGraph
 from kg.stores.graph import concept_node
+from queries.bridging import hubs
 from visualizations.details import concept_tooltip, plural
 from visualizations.networks import new_network
 from visualizations.style import OTHER_COLOR, cluster_color, node_size, short
 
 __all__ = [
-    "DEFAULT_MAX_CONCEPTS", "LINKS_PER_CONCEPT", "clusters", "clusters_overview",
+    "DEFAULT_MAX_CONCEPTS", "LINKS_PER_CONCEPT", "cluster_names", "clusters", "clusters_overview",
     "concept_map_network", "cooccurrence",
 ]
 
@@ -60,6 +62,32 @@ def clusters(g: nx.Graph, *, seed: int = 7) -> list[list[str]]:
         return []
     found = nx.community.louvain_communities(g, weight="weight", seed=seed)
     return sorted((sorted(c) for c in found), key=lambda c: (-len(c), c))
+
+
+def cluster_names(kg: KnowledgeGraph, members: list[str], n: int = 2) -> list[str]:
+    """The ``n`` concepts that name a cluster: its most specific frequent ones.
+
+    Each member scores ``df · idf`` (papers times ln(N / papers)), so a concept
+    that few papers mention, or one that almost every paper mentions
+    ("state-of-the-art", "accuracy"), ranks below a topic of its own; hubs
+    (:func:`queries.bridging.hubs`) never name a cluster unless it has nothing else.
+
+    Examples
+    --------
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> m = lambda p, c: Mention(p, c, "abstract", 0, 1, "x", "x.", "lexicon")
+    >>> kg = KnowledgeGraph(papers={f"p{i}": Paper(f"p{i}", "t", "x.") for i in range(40)},
+    ...     concepts={c: Concept(c, c) for c in ("accuracy", "gnn", "rare")},
+    ...     mentions=[m(f"p{i}", "accuracy") for i in range(30)]
+    ...              + [m(f"p{i}", "gnn") for i in range(5)] + [m("p0", "rare")])
+    >>> cluster_names(kg, ["accuracy", "gnn", "rare"])
+    ['gnn', 'rare']
+    """
+    total = max(1, len(kg.papers))
+    df = {c: len(kg.concept_papers.get(c, ())) for c in members}
+    hub_ids = hubs(df, total)
+    score = {c: round(df[c] * math.log(total / df[c]), 6) if df[c] else 0.0 for c in members}
+    return sorted(members, key=lambda c: (c in hub_ids, -score[c], c))[:n]
 
 
 def concept_map_network(
@@ -109,7 +137,7 @@ def concept_map_network(
     legend = []
     for i, members in enumerate(groups):
         key = f"cluster-{i + 1}"
-        top = sorted(members, key=lambda c: (-len(kg.concept_papers[c]), c))[:2]
+        top = cluster_names(kg, members)
         legend.append({"key": key, "color": cluster_color(i), "shape": "dot",
                        "members": len(members),
                        "label": f"{i + 1} · " + short(", ".join(kg.concepts[c].label

@@ -129,11 +129,13 @@ def _add_weight(h: nx.Graph, a: str, b: str, w: float) -> None:
         h.add_edge(a, b, weight=w)
 
 
-def apply_positions(nodes: list[dict], edges: list[dict], *, seed: int = 7) -> bool:
-    """Give ``nodes`` fixed ``x``/``y`` when there are too many for physics; say if it did."""
-    if not needs_layout(len(nodes)):
+def apply_positions(nodes: list[dict], edges: list[dict], *, seed: int = 7,
+                    force: bool = False, spacing: float = 38.0) -> bool:
+    """Give ``nodes`` fixed ``x``/``y`` when there are too many for physics (or ``force``);
+    say if it did. ``spacing`` as in :func:`positions` (wider leaves room for labels)."""
+    if not nodes or not (force or needs_layout(len(nodes))):
         return False
-    pos = positions(nodes, edges, seed=seed)
+    pos = positions(nodes, edges, seed=seed, spacing=spacing)
     for n in nodes:
         n["x"], n["y"] = round(pos[n["id"]][0], 1), round(pos[n["id"]][1], 1)
     return True

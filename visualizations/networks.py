@@ -8,6 +8,7 @@ quadratic on large corpora.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
 from pyvis.network import Network
 
@@ -47,11 +48,13 @@ def new_network() -> Network:
 
 
 def select(
-    kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
+    exclude: Collection[str] = (),
 ) -> tuple[list[str], list[str]]:
     """Which papers and concepts a paper–concept page shows.
 
-    Concepts mentioned by at least ``min_papers`` papers, most-mentioned first,
+    Concepts mentioned by at least ``min_papers`` papers (``exclude`` left out: hubs),
+    most-mentioned first,
     fill at most half of ``max_nodes`` when papers would not fit otherwise;
     papers follow, those mentioning the most kept concepts first; concepts left
     without a kept paper are dropped.
@@ -68,7 +71,9 @@ def select(
     ([], [])
     """
     ranked = sorted(kg.concept_papers, key=lambda c: (-len(kg.concept_papers[c]), c))
-    concepts = [c for c in ranked if len(kg.concept_papers[c]) >= min_papers]
+    left_out = set(exclude)
+    concepts = [c for c in ranked if len(kg.concept_papers[c]) >= min_papers
+                and c not in left_out]
     papers = {p for c in concepts for p in kg.concept_papers[c]}
     if len(concepts) + len(papers) > max_nodes:
         concepts = concepts[: max(1, max_nodes - min(len(papers), max_nodes // 2))]
@@ -81,7 +86,7 @@ def select(
 
 def paper_concept_network(
     kg: KnowledgeGraph, *, min_papers: int = 1, max_nodes: int = DEFAULT_MAX_NODES,
-    shares: bool = True,
+    shares: bool = True, exclude: Collection[str] = (),
 ) -> Network:
     """Papers (boxes) linked to the concepts they mention (dots coloured by type).
 
@@ -113,7 +118,7 @@ def paper_concept_network(
     >>> len(net.nodes), sorted(e["kind"] for e in net.edges)
     (3, ['mentions', 'mentions', 'shares'])
     """
-    papers, concepts = select(kg, min_papers=min_papers, max_nodes=max_nodes)
+    papers, concepts = select(kg, min_papers=min_papers, max_nodes=max_nodes, exclude=exclude)
     keep, paper_set = set(concepts), set(papers)
     compact = len(papers) + len(concepts) > COMPACT_ABOVE
     nodes = [paper_vis_node(kg, pid, sum(1 for c in kg.paper_concepts.get(pid, ()) if c in keep),
@@ -163,7 +168,7 @@ def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool =
         "group": "paper", "kind": "paper", "degree": degree,
         "title": paper_tooltip(kg, pid), "shape": TYPE_SHAPES["paper"],
         "color": TYPE_COLORS["paper"], "font": {"color": "#ffffff", "size": 14},
-        "widthConstraint": {"maximum": 170},
+        "widthConstraint": {"maximum": 170}, "year": p.year,
     }
     if compact:  # a box per paper would cover a large graph; labels show when zoomed in
         node.update(shape="square", size=7, font={"color": "#243b53", "size": 10},

@@ -24,10 +24,15 @@ from markupsafe import Markup
 from pyvis.network import Network
 
 from kg.core.processes import file_mode_mask
+from visualizations.labels import declutter
 from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
 
-__all__ = ["EDGE_KINDS", "Page", "View", "render", "safe_json", "type_legend", "write_page"]
+#: distance between neighbouring nodes on pages whose labels must not overlap: room for them
+LABEL_SPACING = 110.0
+
+__all__ = ["EDGE_KINDS", "LABEL_SPACING", "Page", "View", "render", "safe_json", "type_legend",
+           "write_page"]
 
 _PYVIS_LIB = Path(pyvis.__file__).parent / "lib" / "vis-9.1.2"
 #: Edge kinds every view may use: legend label, dashes, shown when the page opens.
@@ -56,6 +61,13 @@ class View:
         ``{"heading", "empty", "sections": [{"node", "items": [node ids]}]}``.
     hidden_edges : set of str
         Edge kinds switched off when the page opens.
+    note : str
+        A visible note above the graph (what a cut-down page left out, how to see more).
+    fixed_layout : bool
+        Compute positions in Python whatever the size (no physics in the browser).
+    declutter : bool
+        With fixed positions: draw a label only where it overlaps no other label or
+        node (:mod:`visualizations.labels`; concepts with most papers first).
     """
 
     net: Network
@@ -65,6 +77,9 @@ class View:
     overview: dict | None = None
     hidden_edges: set[str] = field(default_factory=set)
     help: str = "Click a node to see its links and evidence; search to find one."
+    note: str = ""
+    fixed_layout: bool = False
+    declutter: bool = False
 
 
 def type_legend(net: Network) -> list[dict]:
@@ -129,7 +144,13 @@ def render(view: View) -> str:
     """
     net = view.net
     preset = bool(net.nodes) and all("x" in n and "y" in n for n in net.nodes)
-    fixed = preset or apply_positions(net.nodes, net.edges)
+    fixed = preset or apply_positions(net.nodes, net.edges, force=view.fixed_layout,
+                                      spacing=LABEL_SPACING if view.declutter else 38.0)
+    if fixed and view.declutter:
+        declutter(net.nodes, [n["id"] for n in sorted(
+            net.nodes, key=lambda n: (n.get("kind") == "paper", -(n.get("degree") or 0),
+                                      n["id"]))], over_nodes=False)
+    years = sorted({n["year"] for n in net.nodes if n.get("year") is not None})
     kinds = sorted({e.get("kind", "") for e in net.edges} & EDGE_KINDS.keys(),
                    key=list(EDGE_KINDS).index)
     data = {
@@ -139,6 +160,10 @@ def render(view: View) -> str:
                       for k in kinds],
         "overview": view.overview,
         "help": view.help,
+        "note": view.note,
+        # a year filter when the papers span several years (and the legend is not the years)
+        "years": years if len(years) > 1 and not any(
+            e.get("key") == str(years[0]) for e in view.legend) else [],
     }
     env = jinja2.Environment(
         loader=jinja2.FunctionLoader(
