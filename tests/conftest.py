@@ -1,14 +1,23 @@
-"""Shared fixtures: the example corpus built once per test session."""
+"""Shared fixtures: the example corpus and the NeurIPS 2018 sample, built once per session.
+
+Every test runs from a plain clone: the corpora tests need are in the repo
+(``examples/``, ``tests/data/``). Only the evaluation tests read the shared data
+folder (``../shared/data``, or ``$KG_SHARED_DATA``), and skip without it.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "neurips2026-abstracts.txt"
-SHARED_DATA = ROOT.parent / "shared" / "data"
+#: 200 NeurIPS 2018 abstracts (every fifth record of ../shared/data/neurips2018.jsonl):
+#: real abstracts with LaTeX, acronyms defined across papers, more than 400 nodes a page.
+NEURIPS2018_SAMPLE = ROOT / "tests" / "data" / "neurips2018-sample.jsonl"
+SHARED_DATA = Path(os.environ.get("KG_SHARED_DATA") or ROOT.parent / "shared" / "data")
 
 
 def paper_id(n: int) -> str:
@@ -36,10 +45,11 @@ def example_out(example_build) -> Path:
 
 
 def shared_file(name: str) -> Path:
-    """A file of ../shared/data, or skip the test with a clear reason."""
+    """A file of ../shared/data, or skip the test with a clear reason (evaluation only)."""
     path = SHARED_DATA / name
     if not path.exists():
-        pytest.skip(f"{path} not found: the shared data folder is not next to the repo")
+        pytest.skip(f"evaluation data {path} not found: the shared data folder is not next "
+                    "to the repo (set KG_SHARED_DATA to its path)")
     return path
 
 
@@ -49,12 +59,11 @@ from tests.servers_bolt import bolt, bolt_example  # noqa: E402, F401
 
 @pytest.fixture(scope="session")
 def neurips2018_out(tmp_path_factory) -> Path:
-    """../shared/data/neurips2018.jsonl (1003 papers) built once per session (~20 s)."""
+    """The NeurIPS 2018 sample (200 papers, :data:`NEURIPS2018_SAMPLE`) built once per session."""
     from kg.build import build
 
-    src = shared_file("neurips2018.jsonl")
     out = tmp_path_factory.mktemp("neurips2018") / "out"
-    build([src], out, page=False)
+    build([NEURIPS2018_SAMPLE], out, page=False)
     return out
 
 

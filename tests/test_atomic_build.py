@@ -19,7 +19,7 @@ import pytest
 
 from kg.build import _clean_leftovers, _signals_held, _swap_in, build
 from kg.core.errors import OutputError
-from tests.conftest import shared_file
+from tests.conftest import NEURIPS2018_SAMPLE
 from tests.guard import GOOD_JSONL, ROOT, assert_intact, copy_out, kg, leftovers, snapshot
 
 # Runs `kg ARGS…` with one function wrapped: argv[1] is "module:function:N:when". At the
@@ -85,7 +85,7 @@ def test_interrupt_while_writing_leaves_previous_out(out, sig):
 
 
 def test_interrupt_during_extraction_of_a_real_corpus(out):
-    corpus = shared_file("neurips2018.jsonl")
+    corpus = NEURIPS2018_SAMPLE
     before = snapshot(out)
     proc = _interrupt(EXTRACT, signal.SIGTERM, "build", corpus, "-o", out, "-q")
     assert proc.returncode == 130
