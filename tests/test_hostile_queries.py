@@ -287,3 +287,55 @@ def test_serve_stops_on_ctrl_c_right_after_its_port_opens(servers, example_out, 
     assert proc.returncode in (0, 130)
     assert load_state(example_out) is None
     assert not port_in_use(port)
+
+
+# -- terminal escape sequences in the data ------------------------------------------------
+
+EVIL_TITLE = "Graph neural networks \x1b]0;owned\x07 for node classification"
+EVIL = [
+    {"id": "evil-1", "title": EVIL_TITLE, "venue": "V\x1b[31m", "year": 2024,
+     "abstract": "We train graph neural networks (GNNs) \x1b[2J on citation graphs for node "
+                 "classification. Contrastive learning \u202e helps."},
+    {"id": "evil-2", "title": "Contrastive learning \x9b2J at scale", "year": 2024,
+     "abstract": "Contrastive learning with large language models \x1b[2J improves retrieval. "
+                 "We also study calibration."},
+    {"id": "evil-3", "title": "Calibration of large language models", "year": 2024,
+     "abstract": "We study calibration of large language models \x1b]0;x\x07 and graph neural "
+                 "networks."},
+]
+RAW_CONTROL = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+@pytest.fixture(scope="module")
+def evil_out(tmp_path_factory):
+    import json
+
+    from kg.build import build
+
+    src = tmp_path_factory.mktemp("evil") / "evil.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in EVIL), encoding="utf-8")
+    return build([src], src.parent / "out", page=False).out
+
+
+@pytest.mark.parametrize("args", [
+    ["paper", "{out}", "evil-1"],
+    ["path", "{out}", "calibration", "GNNs"],
+    ["papers", "{out}"],
+    ["papers", "{out}", "--concept", "GNNs"],
+    ["bridge", "{out}", "GNNs", "calibration"],
+    ["related", "{out}", "evil-1"],
+    ["sparql", "{out}", "SELECT ?t WHERE { ?p dcterms:title ?t }"],
+    ["sparql", "{out}", "CONSTRUCT { ?p dcterms:title ?t } WHERE { ?p dcterms:title ?t }"],
+])
+def test_escape_sequences_from_the_data_never_reach_the_terminal(evil_out, args):
+    proc = kg(*[a.replace("{out}", str(evil_out)) for a in args])
+    assert proc.returncode == 0, proc.stderr
+    assert "\\x1b" in proc.stdout or "\\x9b" in proc.stdout  # shown, escaped
+    assert not any(c in proc.stdout + proc.stderr for c in RAW_CONTROL)
+
+
+def test_json_output_keeps_the_data_exact(evil_out):
+    import json
+
+    proc = kg("paper", evil_out, "evil-1", "--format", "json")
+    assert json.loads(proc.stdout)["title"] == EVIL_TITLE

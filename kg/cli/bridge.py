@@ -12,6 +12,7 @@ from typing import TextIO
 import click
 
 from kg.cli.options import engine_option, filter_options, format_option, out_argument
+from kg.core.output import one_line
 from queries import run
 from queries.bridging import DEFAULT_HUB_SHARE, HUB_MIN_PAPERS
 
@@ -23,8 +24,8 @@ CSV_COLUMNS = ["kind", "rank", "id", "title", "score", "a_concepts", "b_concepts
 
 
 def _clean(text: object) -> str:
-    """One line of text: whitespace runs (and control characters) become one space."""
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+    """One line of text: whitespace runs become one space, control characters escapes."""
+    return one_line(" ".join(str(text).split()))
 
 
 def _quote(sentence: str, indent: str) -> str:

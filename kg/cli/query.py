@@ -10,7 +10,7 @@ import click
 
 from kg.cli.options import engine_option, filter_options, format_option, out_argument
 from kg.core.model import CONCEPT_TYPES
-from kg.core.output import emit
+from kg.core.output import emit, one_line
 from queries import run
 
 __all__ = ["COMMANDS", "concepts", "paper", "papers", "say_topic", "trends"]
@@ -76,10 +76,10 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
         sys.stdout.write("\n")
         return
     if fmt == "table":
-        click.echo(f"{row['id']}: {row['title']}")
+        click.echo(one_line(f"{row['id']}: {row['title']}"))
         meta = " ".join(str(x) for x in (row["venue"], row["year"]) if x)
         if meta:
-            click.echo(meta)
+            click.echo(one_line(meta))
         click.echo("")
     emit([{**c, "evidence": c["evidence"][0]} for c in row["concepts"]],
          ["label", "type", "mentions", "evidence"], fmt, max_width=90)

@@ -19,7 +19,7 @@ from kg.cli.options import (
 from kg.cli.query import say_topic
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
-from kg.core.output import emit
+from kg.core.output import emit, one_line
 from queries import run
 
 __all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "sparql", "stats"]
@@ -110,10 +110,10 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str, filters: dict) -> Non
         return
     if fmt == "table":
         for r in rows:
-            click.echo(f"{r['step']}. {r['from_label']} → {r['to_label']}  "
-                       f"via {r['paper']}: {r['title']}")
+            click.echo(one_line(f"{r['step']}. {r['from_label']} → {r['to_label']}  "
+                                f"via {r['paper']}: {r['title']}"))
             for s in dict.fromkeys(r["evidence_from"] + r["evidence_to"]):
-                click.echo(f"     “{' '.join(s.split())}”")
+                click.echo(one_line(f"     “{' '.join(s.split())}”"))
         return
     emit(rows, ["step", "from_label", "paper", "to_label", "evidence_from", "evidence_to"], fmt)
 
@@ -137,7 +137,8 @@ def stats(out: Path, engine: str, fmt: str, filters: dict) -> None:
                 for c in st["top_concepts"]], ["measure", "value"], fmt)
         return
     click.echo(f"{st['papers']} papers, {st['concepts']} concepts, {st['mentions']} mentions")
-    click.echo("concepts by type: " + ", ".join(f"{t} {n}" for t, n in st["by_type"].items()))
+    click.echo(one_line("concepts by type: "
+                        + ", ".join(f"{t} {n}" for t, n in st["by_type"].items())))
     click.echo("")
     emit(st["top_concepts"], ["label", "papers"], fmt)
 
