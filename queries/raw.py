@@ -22,6 +22,7 @@ import pyoxigraph as ox
 from kg.core.errors import Messages, QueryError
 from kg.core.output import emit, one_line_text
 from kg.core.vocab import PREFIXES
+from kg.stores.out import damaged
 from queries.guards import sparql_service
 
 __all__ = ["MAX_TRIPLES", "compact", "query", "run_query", "write_query"]
@@ -101,6 +102,9 @@ def _failures(text: str) -> Iterator[None]:
         raise QueryError(Messages.SPARQL_SYNTAX.format(detail=_syntax_detail(str(e), text))) \
             from None
     except (OSError, ValueError, RuntimeError) as e:
+        broken = damaged(e)
+        if broken is not None:
+            raise broken from None
         detail = " ".join(str(e).split())
         raise QueryError(Messages.SPARQL_FAILED.format(detail=detail[:300])) from None
 

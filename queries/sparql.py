@@ -31,6 +31,7 @@ import pyoxigraph as ox
 from kg.core.errors import Messages, QueryError
 from kg.core.model import Concept
 from kg.core.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
+from kg.stores.out import damaged
 from kg.stores.sparql_terms import iri, literal, values
 from queries.concept_table import ConceptTable
 from queries.engine import Link, PaperLink, Profile
@@ -73,9 +74,11 @@ def _tuples(store: ox.Store, query: str) -> list[tuple]:
 def _run(store: ox.Store, query: str) -> tuple[list[str], list[tuple]]:
     try:
         res = store.query(_PREFIXES + query)
+        return [v.value for v in res.variables], [tuple(map(_py, row)) for row in res]
     except SyntaxError as e:  # a bug in this module, not the user's: keep it loud
         raise QueryError(Messages.SPARQL_SYNTAX.format(detail=e)) from e
-    return [v.value for v in res.variables], [tuple(map(_py, row)) for row in res]
+    except (OSError, RuntimeError) as e:  # a damaged store (RocksDB names the file)
+        raise (damaged(e) or e) from None
 
 
 def select(store: ox.Store, query: str) -> list[dict]:

@@ -339,3 +339,54 @@ def test_json_output_keeps_the_data_exact(evil_out):
 
     proc = kg("paper", evil_out, "evil-1", "--format", "json")
     assert json.loads(proc.stdout)["title"] == EVIL_TITLE
+
+
+# -- a damaged OUT ------------------------------------------------------------------------
+
+def _truncate_model(out):
+    path = out / "model.json"
+    path.write_bytes(path.read_bytes()[:500])
+    return "model.json"
+
+
+def _empty_model(out):
+    (out / "model.json").write_text("{}", encoding="utf-8")
+    return "model.json"
+
+
+def _biggest_sst(out):
+    return max((out / "store").glob("*.sst"), key=lambda p: p.stat().st_size)
+
+
+def _delete_sst(out):
+    _biggest_sst(out).unlink()
+    return "store"
+
+
+def _flip_sst(out):
+    path = _biggest_sst(out)
+    data = bytearray(path.read_bytes())
+    for i in range(64, len(data), 257):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    return "store"
+
+
+@pytest.mark.parametrize("damage", [_truncate_model, _empty_model, _delete_sst, _flip_sst])
+def test_a_damaged_out_is_one_line_naming_the_file(out, damage, tmp_path):
+    part = damage(out)
+    commands = [
+        ["papers", out], ["papers", out, "--concept", "GNNs"], ["stats", out],
+        ["papers", out, "--concept", "GNNs", "--engine", "python"],
+        ["sparql", out, "SELECT * WHERE { ?s ?p ?o }"], ["export", out, "--format", "turtle"],
+        ["export", out, "--format", "graphml"], ["viz", out, "-o", tmp_path / "page.html"],
+    ]
+    failed = 0
+    for args in commands:
+        proc = kg(*args)
+        if proc.returncode == 0:
+            continue  # this command does not read the damaged file
+        failed += 1
+        line = one_line_error(proc)
+        assert "is damaged" in line and part in line and "kg build" in line, line
+    assert failed >= 2

@@ -74,6 +74,8 @@ class Messages:
                     "replace it: choose another -o or remove it")
     OUT_NOT_WRITABLE = "cannot write the output {out}: {detail}"
     NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
+    DAMAGED = ("{path} is damaged and cannot be read ({detail}); build OUT again with "
+               "'kg build … -o OUT --no-incremental'")
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
     TREND_YEARS = ("trends compare the papers of two different years; {start} → {end} does not "

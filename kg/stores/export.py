@@ -23,7 +23,7 @@ from typing import BinaryIO
 import pyoxigraph as ox
 
 from kg.core.vocab import PREFIXES
-from kg.stores.out import load_model, open_store
+from kg.stores.out import damaged, load_model, open_store
 
 __all__ = ["CSV_COLUMNS", "FORMATS", "csv_rows", "export", "rdf_bytes", "sorted_triples"]
 
@@ -37,8 +37,11 @@ CSV_COLUMNS = ["paper_id", "paper_title", "year", "venue", "concept_id", "concep
 def sorted_triples(out: Path) -> list[ox.Triple]:
     """Every triple of the store of ``out`` (default graph), in N-Triples order."""
     store = open_store(Path(out))
-    ts = [ox.Triple(q.subject, q.predicate, q.object)
-          for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
+    try:
+        ts = [ox.Triple(q.subject, q.predicate, q.object)
+              for q in store.quads_for_pattern(None, None, None, ox.DefaultGraph())]
+    except (OSError, RuntimeError) as e:  # a damaged store (RocksDB names the file)
+        raise (damaged(e) or e) from None
     ts.sort(key=str)
     return ts
 

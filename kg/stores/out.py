@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs
     import rdflib
 
 __all__ = [
-    "is_read_only", "load_model", "open_rdflib_graph", "open_store", "require_built",
+    "damaged", "is_read_only", "load_model", "open_rdflib_graph", "open_store", "require_built",
     "write_manifest", "write_rdf",
 ]
 
@@ -91,14 +91,38 @@ def require_built(out: str | Path, *parts: str) -> None:
             raise StoreError(Messages.NOT_BUILT.format(path=out, missing=part))
 
 
+#: What RocksDB's errors say when the store's files are missing, truncated or changed.
+_DAMAGE = ("Corruption", "IO error", "No such file", "checksum", "truncated", "bad magic")
+
+
+def damaged(error: BaseException, path: str | Path | None = None) -> StoreError | None:
+    """A one-line :class:`StoreError` if ``error`` says the store's files are damaged, else None.
+
+    RocksDB names the damaged file in its message; ``path`` is named too when given.
+
+    Examples
+    --------
+    >>> e = damaged(RuntimeError("Corruption: block checksum mismatch in s/000010.sst"))
+    >>> str(e).startswith("the store is damaged and cannot be read (Corruption: block")
+    True
+    >>> damaged(OSError("Error 500 returned by http://example.org/sparql")) is None
+    True
+    """
+    detail = " ".join(str(error).split())
+    if not any(word in detail for word in _DAMAGE):
+        return None
+    return StoreError(Messages.DAMAGED.format(path=path or "the store", detail=detail[:200]))
+
+
 def open_store(out: str | Path) -> ox.Store:
     """Open ``OUT/store`` read-only (several readers may share it)."""
     out = Path(out)
     require_built(out, STORE)
     try:
         store = ox.Store.read_only(str(out / STORE))
-    except OSError as e:
-        raise StoreError(f"{out / STORE}: cannot open the store: {e}") from None
+    except (OSError, RuntimeError) as e:  # RocksDB: a missing or corrupt file of the store
+        detail = " ".join(str(e).split())[:200]
+        raise StoreError(Messages.DAMAGED.format(path=out / STORE, detail=detail)) from None
     _read_only[id(store)] = store  # held, so the id is not reused while remembered
     while len(_read_only) > _READ_ONLY_KEEP:
         _read_only.popitem(last=False)
@@ -136,7 +160,7 @@ def open_rdflib_graph(out: str | Path) -> rdflib.Graph:
 
 
 def load_model(out: str | Path) -> KnowledgeGraph:
-    """Read ``OUT/model.json`` (``out`` is a str or a Path).
+    """Read ``OUT/model.json`` (``out`` is a str or a Path); one line if it is damaged.
 
     Examples
     --------
@@ -144,7 +168,14 @@ def load_model(out: str | Path) -> KnowledgeGraph:
     19
     """
     require_built(out, MODEL)
-    return KnowledgeGraph.load(Path(out) / MODEL)
+    try:
+        return KnowledgeGraph.load(Path(out) / MODEL)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        # truncated or edited: not JSON, or JSON that is not a model (JSONDecodeError and
+        # UnicodeDecodeError are ValueErrors)
+        detail = " ".join(f"{type(e).__name__}: {e}".split())[:160]
+        raise StoreError(Messages.DAMAGED.format(path=Path(out) / MODEL, detail=detail)
+                         ) from None
 
 
 def write_manifest(out: str | Path, data: dict) -> None:
