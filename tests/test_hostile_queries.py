@@ -390,3 +390,51 @@ def test_a_damaged_out_is_one_line_naming_the_file(out, damage, tmp_path):
         line = one_line_error(proc)
         assert "is damaged" in line and part in line and "kg build" in line, line
     assert failed >= 2
+
+
+# -- writing -o files: atomically, one line on failure ------------------------------------
+
+def _small_disk():
+    """In the child: files may grow to 64 KB only (EFBIG, as a full disk gives ENOSPC)."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, no signal
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+
+
+@pytest.mark.parametrize("args", [
+    ["viz", "{out}", "-o", "{target}"],
+    ["export", "{out}", "--format", "turtle", "-o", "{target}"],
+    ["export", "{out}", "--format", "graphml", "-o", "{target}"],
+])
+def test_a_write_that_fails_leaves_the_previous_file_and_no_temporary(example_out, tmp_path,
+                                                                      args):
+    folder = tmp_path / "outputs"
+    folder.mkdir()
+    target = folder / "result"
+    target.write_text("the previous result\n", encoding="utf-8")
+    argv = [a.replace("{out}", str(example_out)).replace("{target}", str(target))
+            for a in args]
+    proc = subprocess.run([sys.executable, "-m", "kg", *argv], capture_output=True, text=True,
+                          timeout=300, preexec_fn=_small_disk)
+    line = one_line_error(proc)
+    assert str(target) in line and "cannot write" in line
+    assert target.read_text(encoding="utf-8") == "the previous result\n"
+    assert [p.name for p in folder.iterdir()] == ["result"]
+
+
+@pytest.mark.parametrize("command", [["viz"], ["export", "--format", "turtle"]])
+def test_writing_into_a_missing_or_read_only_folder_is_one_line(example_out, tmp_path, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    for target in (blocker / "x.out", tmp_path / "missing" / "x.out"):
+        proc = kg(command[0], example_out, *command[1:], "-o", target)
+        if command[0] == "viz" and target.parent.name == "missing":
+            assert proc.returncode == 0 and target.exists()  # kg viz makes the folder
+            continue
+        assert "cannot write" in one_line_error(proc)
+    if os.geteuid() != 0:  # root writes into read-only folders anyway
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o555)
+        assert "cannot write" in one_line_error(kg(command[0], example_out, *command[1:],
+                                                   "-o", locked / "x.out"))

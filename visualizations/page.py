@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import html as html_escape
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -23,7 +21,8 @@ import pyvis
 from markupsafe import Markup
 from pyvis.network import Network
 
-from kg.core.processes import file_mode_mask
+from kg.core.errors import Messages, OutputError
+from kg.core.files import atomic_write
 from visualizations.labels import declutter
 from visualizations.layout import apply_positions
 from visualizations.style import TYPE_COLORS
@@ -183,12 +182,14 @@ def render(view: View) -> str:
 
 def write_page(html: str, path: Path) -> None:
     """Write ``html`` atomically (a reader never sees half a page)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".page-", suffix=".html")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(Messages.OUT_NOT_WRITABLE.format(
+            out=path, detail=e.strerror or type(e).__name__)) from None
+    with atomic_write(path, text=True) as f:
         f.write(html)
-    os.chmod(tmp, 0o666 & ~file_mode_mask())  # mkstemp's 0600 would make the page private
-    os.replace(tmp, path)
 
 
 @dataclass(frozen=True)

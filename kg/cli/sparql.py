@@ -19,6 +19,7 @@ from kg.cli.options import (
 from kg.cli.query import say_topic
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
+from kg.core.files import atomic_write
 from kg.core.output import emit, one_line
 from queries import run
 
@@ -158,7 +159,7 @@ def export(out: Path, fmt: str, output: Path | None) -> None:
         do_export(out, fmt, sys.stdout.buffer)
         sys.stdout.buffer.flush()
         return
-    with open(output, "wb") as f:
+    with atomic_write(output) as f:  # a failed export leaves the previous file as it was
         do_export(out, fmt, f)
     click.echo(f"wrote {output}", err=True)
 
