@@ -33,6 +33,7 @@ import dataclasses
 import os
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +47,7 @@ from spacy.vocab import Vocab
 
 from extractors.concepts import SHORT_ACRONYM, ConceptRegistry, guess_type
 from extractors.generic import concept_words, is_generic
+from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
 from extractors.workers import can_fork, fork_map
@@ -194,37 +196,46 @@ def _merge_doc(ds: DocSpans, text: str, registry: ConceptRegistry, nested: str) 
     model = [(s, e, t) for s, e, t in model if not is_generic(_term_part(text[s:e]))]
     lex = _join_definitions(lex, text)
 
+    # every "is there a span that …" below is a binary search (extractors.intervals): asked
+    # pair by pair, a huge text took quadratic time
+    model_type: dict[tuple[int, int], str] = {}
+    model_start_by_end: dict[int, int] = {}  # the smallest start of a model span ending there
+    for s, e, t in model:
+        model_type.setdefault((s, e), t)
+        model_start_by_end[e] = min(s, model_start_by_end.get(e, s))
+    model_spans = Intervals((s, e) for s, e, _ in model)
     out: list[_Cand] = []
     taken: dict[tuple[int, int], str] = {}
     for c in lex:
-        same = [m for m in model if (m[0], m[1]) == (c.start, c.end)]
-        if same:
-            c.type = same[0][2]
+        same = model_type.get((c.start, c.end))
+        if same is not None:
+            c.type = same
             taken[(c.start, c.end)] = c.concept or ""
             out.append(c)
-        elif not any(m[0] <= c.start and c.end <= m[1] for m in model):
+        elif not model_spans.contains(c.start, c.end):
             out.append(c)
-        elif nested == "all" or (nested == "modifier" and not any(
-                m[0] <= c.start and c.end == m[1] for m in model)):
+        elif nested == "all" or (nested == "modifier" and not (
+                model_start_by_end.get(c.end, c.start + 1) <= c.start)):
             out.append(c)  # a modifier inside a longer term: "deep RL agents"
         else:  # reported typed generic by kg extract; a graph mention when curated
             c.extractor = "nested"
             out.append(c)
-    lex_bounds = [(c.start, c.end) for c in out if c.extractor != "nested"]
+    lex_bounds = Intervals((c.start, c.end) for c in out if c.extractor != "nested")
     for s, e, t in model:
-        if (s, e) in taken or any(_crosses((s, e), b) for b in lex_bounds):
+        if (s, e) in taken or lex_bounds.crosses(s, e):
             continue
-        if any(b[0] <= s and e <= b[1] for b in lex_bounds):
+        if lex_bounds.contains(s, e):
             continue  # inside a curated term: "Free Lunch theorems" in "No Free Lunch theorems"
         if len(text[s:e].split()) > MAX_TERM_WORDS:
             continue
         out.append(_Cand(ds.paper, ds.field, s, e, "model", type=_apposition_type(text, e) or t))
     bounds = {(c.start, c.end): c for c in out if c.extractor != "nested"}
+    placed = Intervals(bounds)
     for s, e, t in ds.coined:
         same = bounds.get((s, e))
         if same is not None and same.extractor == "model":
             same.extractor = "pattern"  # the model agrees on a name the authors announce
-        elif not any(_overlaps((s, e), b) for b in bounds):
+        elif not placed.overlaps(s, e):
             out.append(_Cand(ds.paper, ds.field, s, e, "pattern",
                              type=_apposition_type(text, e) or t))
     return out
@@ -546,17 +557,16 @@ class _Propagation:
         doc = (token_doc(self.tokenizer.vocab, masked, ds.tokens) if ds.tokens is not None
                else self.tokenizer(masked))
         starts = [a for a, _ in ds.sents]
-        taken = list(self.taken.get((ds.paper, ds.field), ()))
+        taken = _Taken(self.taken.get((ds.paper, ds.field), ()), self.nested == "all")
         strings = self.tokenizer.vocab.strings
         out = []
         found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
         for match_id, s, e in sorted(found_here, key=lambda m: (m[1], m[2])):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
-            if any((_crosses((a, b), t) if self.nested == "all" else _overlaps((a, b), t))
-                   or (a, b) == t for t in taken):
+            if taken.blocks(a, b):
                 continue
-            taken.append((a, b))
+            taken.add(a, b)
             out.append(Mention(
                 paper=ds.paper, concept=strings[match_id], field=ds.field, start=a, end=b,
                 text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts),
@@ -578,6 +588,45 @@ class _Propagation:
         finally:
             _FORK_WORK = None
         return [doc for part in parts for doc in part]
+
+
+class _Taken:
+    """The spans of a text already mentioned, and the matches added to them in start order.
+
+    A match is refused if it overlaps one of them (with ``crossing_only``: crosses one) or
+    has the same bounds. The mentions are fixed (:class:`~extractors.intervals.Intervals`);
+    the matches come sorted by start, so none of them starts after the match asked about.
+    """
+
+    def __init__(self, mentions: Iterable[tuple[int, int]], crossing_only: bool) -> None:
+        self.spans = set(mentions)
+        self.fixed = Intervals(self.spans)
+        self.crossing_only = crossing_only
+        self.max_end = -1  # of the matches added
+        self.added: list[tuple[int, int]] = []  # the matches added, in start order
+        self.ends: list[int] = []  # sorted ends of added[:moved]: those that start before
+        self.moved = 0  # the last match asked about
+
+    def blocks(self, a: int, b: int) -> bool:
+        """Whether the match ``a:b`` is refused."""
+        if (a, b) in self.spans:
+            return True
+        if not self.crossing_only:
+            return self.fixed.overlaps(a, b) or self.max_end > a
+        if self.fixed.crosses(a, b):
+            return True
+        # an added match (start <= a) crosses a:b only if it starts before a and ends in it
+        while self.moved < len(self.added) and self.added[self.moved][0] < a:
+            bisect.insort(self.ends, self.added[self.moved][1])
+            self.moved += 1
+        i = bisect.bisect_right(self.ends, a)
+        return i < len(self.ends) and self.ends[i] < b
+
+    def add(self, a: int, b: int) -> None:
+        """Take ``a:b`` (its start is at least that of every match added before)."""
+        self.spans.add((a, b))
+        self.max_end = max(self.max_end, b)
+        self.added.append((a, b))
 
 
 def _propagate_range(indices: range) -> list[list[Mention]]:

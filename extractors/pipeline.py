@@ -42,6 +42,7 @@ from kg.core.collect import fewer_collections
 from kg.core.model import KnowledgeGraph, Paper
 
 __all__ = [
+    "BATCH_CHARS",
     "BATCH_SIZE",
     "CHUNK_CHARS",
     "DEFAULT_ACCEPTANCE",
@@ -67,6 +68,8 @@ BATCH_SIZE = 64
 DEFAULT_ACCEPTANCE = TermAcceptance()
 #: Longest piece of text given to spaCy at once (the span model's memory grows with it).
 CHUNK_CHARS = 100_000
+#: Most characters in one ``nlp.pipe`` batch (with at most :data:`BATCH_SIZE` texts).
+BATCH_CHARS = 2 * CHUNK_CHARS
 #: Texts from which extraction forks worker processes. Workers inherit the loaded
 #: pipeline (``fork``) and send back only the spans they found, never ``Doc`` objects —
 #: spaCy's own ``n_process`` pickles the pipeline and every ``Doc``, which made two
@@ -251,17 +254,37 @@ def _run(nlp: Language, texts: list, indices: list[int], records: dict[int, Text
     on a ``Doc`` rebuilt from their tokens; their record is not sent back (``None``).
     """
     fresh = [i for i in indices if i not in records]
-    for doc, i in nlp.pipe(((texts[i][0], i) for i in fresh), as_tuples=True,
-                           batch_size=batch_size):
-        pid, field, offset = texts[i][1]
-        record = text_record(doc)
-        yield i, record_spans(record, doc, pid, field, offset), record
+    for batch in _batches(fresh, texts, batch_size):
+        for doc, i in nlp.pipe(((texts[i][0], i) for i in batch), as_tuples=True,
+                               batch_size=len(batch)):
+            pid, field, offset = texts[i][1]
+            record = text_record(doc)
+            yield i, record_spans(record, doc, pid, field, offset), record
     matcher = nlp.get_pipe("kg_concept_matcher")
     for i in indices:
         if i in records:
             text, (pid, field, offset) = texts[i]
             doc = matcher(token_doc(nlp.vocab, text, records[i].tokens))
             yield i, record_spans(records[i], doc, pid, field, offset), None
+
+
+def _batches(indices: list[int], texts: list, size: int) -> Iterator[list[int]]:
+    """``indices`` in runs of at most ``size`` texts and :data:`BATCH_CHARS` characters.
+
+    The span model's memory grows with the characters of a batch: 64 chunks of a huge
+    abstract at once took gigabytes, 64 ordinary abstracts (~100,000 characters) do not.
+    """
+    batch: list[int] = []
+    chars = 0
+    for i in indices:
+        n = len(texts[i][0])
+        if batch and (len(batch) == size or chars + n > BATCH_CHARS):
+            yield batch
+            batch, chars = [], 0
+        batch.append(i)
+        chars += n
+    if batch:
+        yield batch
 
 
 def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, TextRecord | None]]:

@@ -44,7 +44,7 @@ CASES = {
     "abstract not text": ("numabs.jsonl", b'{"id": "a", "abstract": 42}\n',
                           ":line 1: field 'abstract' must be a string, got int"),
     "bad year": ("year.jsonl", b'{"id": "a", "abstract": "ok", "year": "soon"}\n',
-                 ":line 1: field 'year' must be a whole number, got 'soon'"),
+                 ":line 1: field 'year' must be a year from 1000 to 2999, got 'soon'"),
     "lone surrogate": ("surrogate.jsonl", b'{"id": "a", "abstract": "GNNs \\ud800 here"}\n',
                        ":line 1: field 'abstract' holds half of a UTF-16 surrogate pair "
                        "(U+D800), not text"),
@@ -58,6 +58,17 @@ CASES = {
                                ": no abstracts found in the input"),
     "csv extra cells": ("cells.csv", b"id,abstract\np1,Text,extra\n",
                         ":line 2: row has more cells than the header"),
+    "year out of range": ("year.jsonl", b'{"id": "a", "abstract": "ok", "year": -5}\n',
+                          ":line 1: field 'year' must be a year from 1000 to 2999, got -5"),
+    "year true": ("year.jsonl", b'{"id": "a", "abstract": "ok", "year": true}\n',
+                  ":line 1: field 'year' must be a year from 1000 to 2999, got True"),
+    "csv unterminated quote": ("quote.csv", b'id,abstract\np1,"Opens a quote\np2,Next.\np3,Last.\n',
+                               ":line 2: malformed CSV: a quoted field that starts in this "
+                               "record is never closed"),
+    "csv column twice": ("twice.csv", b"id,abstract,Abstract\np1,One.,Two.\n",
+                         ":line 1: the CSV header names the column 'abstract' twice"),
+    "json field twice": ("twice.jsonl", b'{"id": "a", "abstract": "One.", "abstract": "Two."}\n',
+                         ":line 1: the record names the field 'abstract' twice"),
     "unknown format": ("paper.pdf", b"%PDF-1.4", ": unknown input format '.pdf': use .txt, "
                        ".jsonl/.ndjson or .csv"),
 }
@@ -233,20 +244,27 @@ def _assert_offsets_exact(out):
     return model
 
 
-def test_a_1mb_abstract_is_handled(tmp_path):
+def test_a_1mb_abstract_is_read_up_to_the_limit_with_a_warning(tmp_path):
+    from kg.core.readers import MAX_TEXT_CHARS
+
     filler = "lorem ipsum dolor sit amet consectetur. "
-    abstract = ("We use graph neural networks. " + filler * (2**20 // len(filler))
-                + "Finally, diffusion models.")
+    end = "Finally, diffusion models. "
+    head = "We use graph neural networks. " + filler * ((MAX_TEXT_CHARS - 2000) // len(filler))
+    abstract = head + end + filler * (2**20 // len(filler))
     assert len(abstract.encode("utf-8")) > 2**20
     f = tmp_path / "big.jsonl"
     f.write_text(json.dumps({"id": "big", "abstract": abstract}) + "\n", encoding="utf-8")
     out = tmp_path / "o"
     proc = kg("build", f, "-o", out, "-q", "--no-page")
     assert proc.returncode == 0, proc.stderr[-500:]
+    assert proc.stderr == (f"kg: warning: {f}:line 1: the abstract has {len(abstract):,} "
+                           f"characters: only its first {MAX_TEXT_CHARS:,} are read (the "
+                           "longest text kg reads; see README, Limits)\n")
     model = _assert_offsets_exact(out)
     found = {(m["concept"], m["start"]) for m in model["mentions"]}
     assert ("graph-neural-network", 7) in found
-    assert any(start > 2**20 for _c, start in found)
+    assert ("diffusion-model", len(head) + len("Finally, ")) in found  # past several chunks
+    assert len(model["papers"][0]["abstract"]) <= MAX_TEXT_CHARS
 
 
 NOISY = [

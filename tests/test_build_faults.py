@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import EXAMPLE
 from tests.guard import ROOT, assert_intact, snapshot
@@ -105,3 +107,119 @@ def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     assert stderr == "kg: interrupted; nothing was changed\n"
     assert not any(Path(f"/proc/{w}").exists() for w in workers)
     assert_intact(out, before)
+
+
+# -- one huge abstract ------------------------------------------------------------------
+
+
+def test_a_text_over_the_limit_is_cut_with_a_warning_naming_file_and_record(tmp_path,
+                                                                           monkeypatch):
+    import kg.core.readers as readers
+
+    monkeypatch.setattr(readers, "MAX_TEXT_CHARS", 1000)
+    src = tmp_path / "long.jsonl"
+    long = " ".join(["graph neural networks"] * 100)  # 2,199 characters
+    src.write_text(json.dumps({"id": "ok", "abstract": "Short."}) + "\n"
+                   + json.dumps({"id": "big", "title": "Big", "abstract": long}) + "\n",
+                   encoding="utf-8")
+    report = readers.read_corpus([src])
+    big = next(p for p in report.papers if p.id == "big")
+    assert len(big.abstract) <= 1000 and long.startswith(big.abstract)
+    assert long[len(big.abstract)] == " "  # cut after a word
+    assert [str(w) for w in report.warnings] == [
+        f"{src}:line 2: the abstract has 2,199 characters: only its first 1,000 are read "
+        "(the longest text kg reads; see README, Limits)"]
+
+
+def _spans(draw_list):
+    return [(s, s + n) for s, n in draw_list]
+
+
+_SPAN_LISTS = st.lists(st.tuples(st.integers(0, 40), st.integers(1, 8)), max_size=25)
+
+
+@given(_SPAN_LISTS, _SPAN_LISTS)
+def test_interval_queries_agree_with_pairwise_comparison(fixed, asked):
+    """The O(log n) questions consolidation asks give the answers of the old pairwise loops."""
+    from extractors.consolidate import _crosses, _overlaps
+    from extractors.intervals import Intervals
+
+    spans = _spans(fixed)
+    index = Intervals(spans)
+    for q in _spans(asked):
+        assert index.contains(*q) == any(b[0] <= q[0] and q[1] <= b[1] for b in spans)
+        assert index.overlaps(*q) == any(_overlaps(q, b) for b in spans)
+        assert index.crosses(*q) == any(_crosses(q, b) for b in spans)
+
+
+@given(_SPAN_LISTS, _SPAN_LISTS, st.booleans())
+def test_propagation_takes_the_matches_the_pairwise_loop_took(mentions, matches, crossing_only):
+    from extractors.consolidate import _crosses, _overlaps, _Taken
+
+    fixed = _spans(mentions)
+    taken, old = list(fixed), []
+    new_taken, new = _Taken(fixed, crossing_only), []
+    for a, b in sorted(set(_spans(matches))):
+        test = _crosses if crossing_only else _overlaps
+        if not any(test((a, b), t) or (a, b) == t for t in taken):
+            taken.append((a, b))
+            old.append((a, b))
+        if not new_taken.blocks(a, b):
+            new_taken.add(a, b)
+            new.append((a, b))
+    assert new == old
+
+
+# -- inputs that cannot be opened -------------------------------------------------------
+
+
+def _unreadable(kind: str, tmp_path: Path) -> tuple[Path, str]:
+    """An input of ``kind`` that cannot be read, and the reason ``kg`` gives."""
+    if kind == "symlink loop":
+        a, b = tmp_path / "loop-a.jsonl", tmp_path / "loop-b.jsonl"
+        a.symlink_to(b)
+        b.symlink_to(a)
+        return a, "Too many levels of symbolic links"
+    if kind == "name too long":
+        return tmp_path / ("a" * 300 + ".jsonl"), "File name too long"
+    if os.geteuid() != 0:
+        f = tmp_path / "secret.jsonl"
+        f.write_text('{"abstract": "x"}\n')
+        f.chmod(0)
+        return f, "Permission denied"
+    # root reads any file; this one refuses even root
+    target = Path("/proc/sys/vm/compact_memory")
+    if not target.exists():
+        pytest.skip("running as root without /proc/sys/vm/compact_memory")
+    f = tmp_path / "secret.jsonl"
+    f.symlink_to(target)
+    return f, "Permission denied"
+
+
+UNREADABLE = ["symlink loop", "name too long", "permission denied"]
+
+
+@pytest.mark.parametrize("kind", UNREADABLE)
+def test_an_unreadable_input_is_one_line(kind, out, tmp_path):
+    from tests.guard import kg
+
+    bad, reason = _unreadable(kind, tmp_path)
+    before = snapshot(out)
+    proc = kg("build", bad, "-o", out)
+    assert proc.returncode == 2
+    assert proc.stderr == f"kg: error: {bad}: cannot read the file: {reason}\n"
+    assert_intact(out, before)
+
+
+@pytest.mark.parametrize("kind", UNREADABLE)
+def test_on_error_skip_skips_an_unreadable_input_with_a_warning(kind, tmp_path):
+    from tests.guard import GOOD_JSONL, kg
+
+    bad, reason = _unreadable(kind, tmp_path)
+    good = tmp_path / "good.jsonl"
+    good.write_text(GOOD_JSONL, encoding="utf-8")
+    proc = kg("build", bad, good, "-o", tmp_path / "out", "--on-error", "skip", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (f"kg: skipped 1 bad record(s):\n"
+                           f"  {bad}: cannot read the file: {reason}\n")
+    assert json.loads((tmp_path / "out" / "manifest.json").read_text())["counts"]["papers"] == 3

@@ -11,14 +11,18 @@ import click
 
 from kg.cli.options import lexicon_option, span_model_choice, span_model_option
 from kg.core.model import Paper
+from kg.core.output import one_line
 from kg.core.readers import ReadReport, read_corpus
 
 __all__ = [
     "COMMANDS", "build", "extract", "extract_predictions", "input_argument", "on_error_option",
 ]
 
+# readable=False: the reader reports an unreadable file as one line, and skips it with
+# --on-error skip (click would stop at a usage error)
 input_argument = click.argument(
-    "inputs", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+    "inputs", nargs=-1, required=True,
+    type=click.Path(path_type=Path, dir_okay=False, readable=False))
 on_error_option = click.option(
     "--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
     help="Stop at the first bad record (exit status 2), or skip bad records and files, "
@@ -26,6 +30,8 @@ on_error_option = click.option(
 
 
 def _report_skipped(report: ReadReport) -> None:
+    for w in report.warnings:
+        click.echo(f"kg: warning: {one_line(str(w))}", err=True)
     if report.skipped:
         click.echo(f"kg: skipped {len(report.skipped)} bad record(s):", err=True)
         for e in report.skipped[:20]:

@@ -69,6 +69,11 @@ class Messages:
     NO_INPUT_SKIPPED = "no abstracts found in the input ({n} skipped; the first: {first})"
     SURROGATE = "field '{field}' holds half of a UTF-16 surrogate pair ({char}), not text"
     BAD_CSV = "malformed CSV: {detail}"
+    CSV_DUPLICATE_COLUMN = "the CSV header names the column '{column}' twice"
+    DUPLICATE_FIELD = "the record names the field '{field}' twice"
+    UNREADABLE = "cannot read the file: {detail}"
+    TEXT_TRUNCATED = ("the {field} has {n:,} characters: only its first {limit:,} are read "
+                      "(the longest text kg reads; see README, Limits)")
     OUT_IS_FILE = "{out} is a file; the output must be a folder (choose another -o)"
     OUT_NOT_OURS = ("{out} exists and is not a kg output folder (no manifest.json); refusing to "
                     "replace it: choose another -o or remove it")
