@@ -207,9 +207,9 @@ def _merge_doc(ds: DocSpans, text: str, registry: ConceptRegistry, nested: str) 
     out: list[_Cand] = []
     taken: dict[tuple[int, int], str] = {}
     for c in lex:
-        same = model_type.get((c.start, c.end))
-        if same is not None:
-            c.type = same
+        same_type = model_type.get((c.start, c.end))
+        if same_type is not None:
+            c.type = same_type
             taken[(c.start, c.end)] = c.concept or ""
             out.append(c)
         elif not model_spans.contains(c.start, c.end):

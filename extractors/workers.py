@@ -17,7 +17,7 @@ import contextlib
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import ForkContext
@@ -53,7 +53,7 @@ def ignore_signals() -> None:
 
 
 def fork_map(fn: Callable[[T], R], tasks: Iterable[T], processes: int, *,
-             what: str = "extraction") -> Iterator[R]:
+             what: str = "extraction") -> Generator[R, None, None]:
     """``fn(task)`` for every task in ``processes`` forked workers; results in task order.
 
     If a worker dies, this raises :class:`~kg.core.errors.WorkerError` (``what`` names the
@@ -110,7 +110,7 @@ class _ForkRecording(ForkContext):
         super().__init__()
         self.workers: list[BaseProcess] = []
 
-    def Process(self, *args, **kwargs) -> BaseProcess:  # noqa: N802 (the context's API name)
+    def Process(self, *args, **kwargs) -> BaseProcess:  # type: ignore[override]  # noqa: N802
         process = super().Process(*args, **kwargs)
         self.workers.append(process)
         return process

@@ -415,15 +415,16 @@ def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str
 
 def _within_limits(paper: Paper, path: Path, report: ReadReport) -> Paper:
     """``paper`` with a title or abstract longer than :data:`MAX_TEXT_CHARS` cut (warned)."""
-    cut = {}
-    for name in ("title", "abstract"):
-        text = getattr(paper, name)
+    texts = {"title": paper.title, "abstract": paper.abstract}
+    for name, text in texts.items():
         if len(text) > MAX_TEXT_CHARS:
-            cut[name] = truncate_text(text, MAX_TEXT_CHARS)
+            texts[name] = truncate_text(text, MAX_TEXT_CHARS)
             where = paper.source.rsplit(":", 1)[-1] if paper.source else None
             report.warnings.append(InputError(str(path), where, Messages.TEXT_TRUNCATED.format(
                 field=name, n=len(text), limit=MAX_TEXT_CHARS)))
-    return dataclasses.replace(paper, **cut) if cut else paper
+    if (texts["title"], texts["abstract"]) == (paper.title, paper.abstract):
+        return paper
+    return dataclasses.replace(paper, title=texts["title"], abstract=texts["abstract"])
 
 
 def truncate_text(text: str, limit: int) -> str:
