@@ -438,3 +438,18 @@ def test_writing_into_a_missing_or_read_only_folder_is_one_line(example_out, tmp
         locked.mkdir(mode=0o555)
         assert "cannot write" in one_line_error(kg(command[0], example_out, *command[1:],
                                                    "-o", locked / "x.out"))
+
+
+# -- passwords inside URIs ----------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["cypher", "RETURN 1", "--uri", "bolt://neo4j:S3cretPW@127.0.0.1:1"],
+    ["cypher", "RETURN 1", "--uri", "bolx://neo4j:S3cretPW@127.0.0.1:1"],
+    ["push", "{out}", "--uri", "neo4j://neo4j:S3cretPW@127.0.0.1:1"],
+    ["push-sparql", "{out}", "--endpoint", "http://dba:S3cretPW@127.0.0.1:1/sparql"],
+    ["push-sparql", "{out}", "--endpoint", "http://S3cretPW@127.0.0.1:1/sparql"],
+])
+def test_a_password_in_a_uri_is_never_shown(example_out, args):
+    proc = kg(*[a.replace("{out}", str(example_out)) for a in args])
+    one_line_error(proc)
+    assert "S3cretPW" not in proc.stdout + proc.stderr and "***@" in proc.stderr

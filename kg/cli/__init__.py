@@ -21,7 +21,7 @@ import sys
 import click
 
 from kg.core.errors import KGError
-from kg.core.output import one_line
+from kg.core.output import one_line, redact_uris
 from kg.core.version import __version__
 
 __all__ = ["COMMAND_MODULES", "KGGroup", "cli", "main"]
@@ -46,7 +46,7 @@ class KGGroup(click.Group):
         except KGError as e:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"kg: error: {one_line(str(e))}", err=True)
+            click.echo(f"kg: error: {one_line(redact_uris(str(e)))}", err=True)
             ctx.exit(e.exit_code)
         except KeyboardInterrupt:
             click.echo("kg: interrupted; nothing was changed", err=True)

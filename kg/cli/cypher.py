@@ -20,7 +20,7 @@ from kg.cli.options import format_option, out_argument, timeout_option
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError, StoreError
 from kg.core.layout import MODEL
-from kg.core.output import emit
+from kg.core.output import emit, redact_uris
 from kg.core.processes import pid_alive
 from queries.guards import cypher_forbidden
 
@@ -66,7 +66,7 @@ def push(out: Path, uri: str | None, user: str | None, password: str | None,
         took = time.monotonic() - start
         if not quiet:
             c = bolt.counts(graph)
-            click.echo(f"pushed {out} to {graph.uri}"
+            click.echo(f"pushed {out} to {redact_uris(graph.uri)}"
                        f"{' database ' + graph.database if graph.database else ''} in {took:.1f} s "
                        f"({sum(written.values())} rows): the database holds {c['Paper']} papers, "
                        f"{c['Concept']} concepts, {c['MENTIONS']} MENTIONS, "

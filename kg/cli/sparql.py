@@ -20,7 +20,7 @@ from kg.cli.query import say_topic
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
 from kg.core.files import atomic_write
-from kg.core.output import emit, one_line
+from kg.core.output import emit, one_line, redact_uris
 from queries import run
 
 __all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "sparql", "stats"]
@@ -183,7 +183,7 @@ def push_sparql(out: Path, endpoint: str, graph: str | None, method: str, user: 
 
     graph = graph or DEFAULT_GRAPH
     n = push(out, endpoint, graph=graph, method=method, user=user, password=password)
-    click.echo(f"pushed {n} triples into <{graph}> at {endpoint}")
+    click.echo(f"pushed {n} triples into <{graph}> at {redact_uris(endpoint)}")
 
 
 COMMANDS = [sparql, related, cooccur, path, stats, export, push_sparql]

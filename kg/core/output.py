@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-__all__ = ["FORMATS", "emit", "one_line", "one_line_text"]
+__all__ = ["FORMATS", "emit", "one_line", "one_line_text", "redact_uris"]
 
 FORMATS = ("table", "json", "csv")
 # C0 and C1 controls (ESC, CSI, OSC, BEL ...), DEL, line and paragraph separators, and the
@@ -31,6 +31,29 @@ def one_line(text: str) -> str:
     "no paper with id 'a\\\\nb\\\\x1b[31m'"
     """
     return _CONTROL.sub(_escape, text)
+
+
+# scheme://userinfo@ — the userinfo may hold a password (bolt://neo4j:PW@host)
+_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)([^/?#@\s]*)@")
+
+
+def redact_uris(text: str) -> str:
+    """``text`` with the password (or token) of every ``scheme://user:password@`` hidden.
+
+    Messages that show a URI given by the user go through it (every error line does).
+
+    Examples
+    --------
+    >>> redact_uris("cannot reach a Bolt server at bolt://neo4j:s3cret@db:7687: refused")
+    'cannot reach a Bolt server at bolt://neo4j:***@db:7687: refused'
+    >>> redact_uris("https://TOKEN@example.org/sparql and mailto:a@b")
+    'https://***@example.org/sparql and mailto:a@b'
+    """
+    def hide(m: re.Match[str]) -> str:
+        user, sep, _ = m.group(2).partition(":")
+        return f"{m.group(1)}{user}:***@" if sep else f"{m.group(1)}***@"
+
+    return _USERINFO.sub(hide, text)
 
 
 def one_line_text(text: str) -> str:
