@@ -144,7 +144,7 @@ def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, hub_s
     result = run(engine, out, "bridges", topic_a, topic_b, limit=limit, hub_share=hub_share,
                  **filters)
     for key in ("a", "b"):
-        click.echo(f"topic {key.upper()}: {result[key]['note']}", err=True)
+        click.echo(f"topic {key.upper()}: {_clean(result[key]['note'])}", err=True)
     if fmt == "json":
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

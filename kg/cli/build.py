@@ -35,7 +35,7 @@ def _report_skipped(report: ReadReport) -> None:
     if report.skipped:
         click.echo(f"kg: skipped {len(report.skipped)} bad record(s):", err=True)
         for e in report.skipped[:20]:
-            click.echo(f"  {e}", err=True)
+            click.echo(f"  {one_line(str(e))}", err=True)
         if len(report.skipped) > 20:
             click.echo(f"  … and {len(report.skipped) - 20} more", err=True)
 

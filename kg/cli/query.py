@@ -18,7 +18,7 @@ __all__ = ["COMMANDS", "concepts", "paper", "papers", "say_topic", "trends"]
 
 def say_topic(engine: str, out: Path, text: str) -> None:
     """Say on stderr how the topic ``text`` was resolved (concept, family or text)."""
-    click.echo(f"topic {run(engine, out, 'topic', text)['note']}", err=True)
+    click.echo(one_line(f"topic {run(engine, out, 'topic', text)['note']}"), err=True)
 
 
 @click.command()
@@ -104,7 +104,7 @@ def trends(out: Path, start: int | None, end: int | None, min_papers: int, limit
     result = run(engine, out, "trends", start=start, end=end, min_papers=min_papers,
                  limit=limit, venue=venue)
     for note in result["notes"]:
-        click.echo(f"note: {note}", err=True)
+        click.echo(one_line(f"note: {note}"), err=True)
     if fmt == "json":
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -112,9 +112,10 @@ def trends(out: Path, start: int | None, end: int | None, min_papers: int, limit
     columns = ["trend", "label", "type", "papers_from", "papers_to", "share_from", "share_to",
                "change"]
     if fmt == "table":
-        click.echo(f"{result['from']}: {result['papers_from']} papers → {result['to']}: "
-                   f"{result['papers_to']} papers (concepts in at least {min_papers} papers "
-                   "of one year; share = papers mentioning it / papers of the year)\n")
+        click.echo(one_line(f"{result['from']}: {result['papers_from']} papers → "
+                            f"{result['to']}: {result['papers_to']} papers (concepts in at "
+                            f"least {min_papers} papers of one year; share = papers mentioning "
+                            "it / papers of the year)") + "\n")
     emit(result["rows"], columns, fmt)
 
 

@@ -8,6 +8,7 @@ import click
 
 from kg.cli.options import filter_options, out_argument
 from kg.core.errors import KGError, Messages
+from kg.core.output import one_line
 
 __all__ = ["COMMANDS", "ViewOptionError", "viz"]
 
@@ -65,7 +66,7 @@ def viz(out: Path, view: str | None, focus: str | None, depth: int,
     texts = [focus] if view == "focus" and focus and focus.strip() not in kg.papers else \
         list(bridge) if view == "bridge" and bridge else []
     for text in texts:
-        click.echo(f"topic {topic(kg, text)['note']}", err=True)
+        click.echo(one_line(f"topic {topic(kg, text)['note']}"), err=True)
     if view == "graph":
         page = make_view(kg, view, min_papers=min_papers, color_by=color_by, **limits)
     elif view == "concepts":
