@@ -453,3 +453,17 @@ def test_a_password_in_a_uri_is_never_shown(example_out, args):
     proc = kg(*[a.replace("{out}", str(example_out)) for a in args])
     one_line_error(proc)
     assert "S3cretPW" not in proc.stdout + proc.stderr and "***@" in proc.stderr
+
+
+def test_cypher_reads_at_most_limit_rows(bolt, example_kg):
+    import json
+
+    bolt.load(example_kg)
+    args = ["--uri", bolt.uri, "--user", bolt.user, "--password", bolt.password]
+    proc = kg("cypher", "MATCH (a:Concept), (b:Concept) RETURN a.id AS a, b.id AS b", *args,
+              "--limit", "7", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)) == 7 and "--limit 7" in proc.stderr
+    proc = kg("cypher", "MATCH (p:Paper) RETURN p.id AS id", *args, "--limit", "0",
+              "--format", "csv")
+    assert len(proc.stdout.splitlines()) == 1 + len(example_kg.papers) and not proc.stderr

@@ -108,21 +108,22 @@ def _plain(value: object) -> object:
                    "true, [lists], \"strings\"), else as text. Repeatable.")
 @format_option
 @timeout_option
+@click.option("--limit", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Rows to read at most (0: all).")
 @click.option("--write", is_flag=True,
               help="Allow clauses that change the graph (CREATE, MERGE, SET, DELETE …). The "
                    "local server is a read-only view of --out otherwise, and loads --out again "
                    "at its next read-only use.")
 def cypher(query: str, out: Path, uri: str | None, user: str | None, password: str | None,
            database: str | None, params: tuple[str, ...], fmt: str, timeout: float,
-           write: bool) -> None:
+           limit: int, write: bool) -> None:
     """Run a Cypher QUERY with parameters, on --uri or on the local server of --out.
 
     Without --uri (and without $NEO4J_URI), the graph built in --out is served
     by a local ArcadeDB server, started in the background the first time and
     reused afterwards (stop it with 'kg serve OUT --stop'). The query only reads
     unless --write (and the local server never lets LOAD CSV read a file or a
-    URL), and stops at --timeout and
-    on Ctrl-C.
+    URL), stops at --timeout and on Ctrl-C, and reads at most --limit rows.
 
     \b
     kg cypher "MATCH (p:Paper)-[:MENTIONS]->(c:Concept {label: \\$l}) RETURN p.id" \\
@@ -141,13 +142,15 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
     else:
         graph, _ = bolt.local_graph(out, write=write)
 
-    def ask() -> tuple[list[str], list[dict]]:
+    def ask() -> tuple[list[str], list[dict], bool]:
         with graph:
-            return graph.run_raw(query, values, write=write, timeout=timeout or None)
+            return graph.run_raw(query, values, write=write, timeout=timeout or None,
+                                 limit=limit or None)
 
-    columns, rows = run_bounded(ask, timeout or None)
-    rows = [_plain(r) for r in rows]
-    emit(rows, columns, fmt)
+    columns, rows, more = run_bounded(ask, timeout or None)
+    emit([_plain(r) for r in rows], columns, fmt)
+    if more:
+        click.echo(Messages.ROWS_CUT.format(limit=limit), err=True)
 
 
 @click.command()

@@ -101,6 +101,8 @@ class Messages:
                         "DESCRIBE results are sorted in memory)")
     ROWS_LEFT_OUT = ("kg: note: {n} more rows not shown (--limit {limit}); --limit 0 shows all, "
                      "--format csv or json streams them")
+    ROWS_CUT = ("kg: note: only the first {limit} rows were read (--limit {limit}); "
+                "--limit 0 reads all")
     QUERY_TIMEOUT = "the query did not finish within {seconds} s (raise --timeout, or add a LIMIT)"
     NO_QUERY = "give a query (or --file FILE)"
     ENDPOINT_UNREACHABLE = "cannot reach the SPARQL endpoint {url}: {detail}"

@@ -118,21 +118,26 @@ class BoltGraph:
         return [r.data() for r in records]
 
     def run_raw(self, query: str, params: dict | None = None, *, write: bool = False,
-                timeout: float | None = None) -> tuple[list[str], list[dict]]:
-        """Run a user's query once (auto-commit); return ``(columns, rows)``.
+                timeout: float | None = None, limit: int | None = None,
+                ) -> tuple[list[str], list[dict], bool]:
+        """Run a user's query once (auto-commit); return ``(columns, rows, more)``.
 
         The session is a read session unless ``write`` (servers that check the access
         mode, as Neo4j does, then refuse writes); ``timeout`` (seconds) is passed to
-        the server as the transaction's timeout.
+        the server as the transaction's timeout. At most ``limit`` rows are read
+        (``more``: the query had more), so a huge result does not fill memory.
         """
+        import itertools
+
         import neo4j
 
         mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
         with bolt_errors(self.uri, self.database, user_query=True), \
                 self.driver.session(database=self.database, default_access_mode=mode) as session:
             result = session.run(neo4j.Query(query, timeout=timeout), params or {})
-            rows = [r.data() for r in result]
-            return list(result.keys()), rows
+            rows = [r.data() for r in itertools.islice(result, limit)]
+            more = limit is not None and result.peek() is not None
+            return list(result.keys()), rows, more
 
     def close(self) -> None:
         """Close the driver."""
