@@ -27,11 +27,12 @@ A *connector* is a concept outside both topics that papers about A only and
 papers about B only both *reach*: they mention it, or a concept directly
 under it (one level of ``broader``). Only concepts some paper mentions
 directly can connect (so organising concepts like "machine learning" never
-link everything), and *hubs* never do: concepts mentioned by more than
-``hub_share`` of the papers (10% by default) and by more than
-:data:`HUB_MIN_PAPERS` papers ("language model", "neural network"); a note
-names those left out. Its score is ``idf(c) * 2 * nA * nB / (nA + nB)`` with
-``nA``/``nB`` the numbers of A-only and B-only papers reaching it.
+link everything), and *hubs* never do: concepts reached (mentioned, or a
+concept directly under them) by more than ``hub_share`` of the papers (10% by
+default) and by more than :data:`HUB_MIN_PAPERS` papers ("language model",
+"neural network"); a note names those left out. Its score is
+``ln(N / R(c)) * 2 * nA * nB / (nA + nB)`` with ``R(c)`` the papers of the
+corpus reaching it and ``nA``/``nB`` the A-only and B-only papers reaching it.
 Connectors are computed when there are fewer than ``min_direct`` direct
 bridges. When there is neither a bridge nor a connector, the answer is the
 shortest concept path from any concept of A to any concept of B through
@@ -389,17 +390,28 @@ def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, 
     reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}
     exclude = set(ta.members | tb.members | ta.without | tb.without)
     idf.update(engine.idf(reached - exclude - idf.keys()))
-    # a hub's df, from the idf the build stored (df = N / e^idf), so every engine agrees
-    counts = {c: round(n_papers / math.exp(idf[c])) for c in reached - exclude if c in idf}
+    # a connector is as common as the papers that reach it (mention it or a concept directly
+    # under it): "neural network" is reached through every architecture
+    candidates = sorted(c for c in reached - exclude if c in idf)
+    under: dict[str, list[str]] = {}
+    for d, concept in table.concepts.items():
+        for b in concept.broader:
+            under.setdefault(b, []).append(d)
+    found_papers = engine.papers_of(sorted(
+        {c for c in candidates} | {d for c in candidates for d in under.get(c, ())}))
+    counts = {c: len(set().union(found_papers.get(c, set()),
+                                 *(found_papers.get(d, set()) for d in under.get(c, ()))))
+              for c in candidates}
     hub_ids = hubs(counts, n_papers, hub_share)
     if hub_ids:
         named = sorted(hub_ids, key=lambda c: (-counts[c], c))
         shown = ", ".join(labels_of(table, named[:5])) + (", …" if len(named) > 5 else "")
-        notes.append(f"{len(named)} hub concept{'s' if len(named) != 1 else ''} (in more than "
-                     f"{hub_share:.0%} of the papers) not used as connectors: {shown}")
+        notes.append(f"{len(named)} hub concept{'s' if len(named) != 1 else ''} (reached by "
+                     f"more than {hub_share:.0%} of the papers) not used as connectors: {shown}")
     exclude |= hub_ids
+    reach_idf = {c: math.log(n_papers / counts[c]) for c in candidates if counts[c]}
     plans = []
-    found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, idf)
+    found = rank_connectors(only_a, only_b, paper_concepts, broader, exclude, reach_idf)
     for c, score, a_papers, b_papers in found[:limit]:
         links, path = [], []
         for side, papers, prof in (("a", a_papers, pa), ("b", b_papers, pb)):
