@@ -18,7 +18,7 @@ import pyoxigraph as ox
 
 from kg.core.errors import KGError, Messages
 from kg.core.model import CONCEPT_TYPES
-from kg.core.vocab import CONCEPT_NS, KGV, SKOS
+from kg.core.vocab import CONCEPT_NS, KGV, RDF, SKOS
 
 __all__ = ["DEFAULT_LEXICON", "Lexicon", "LexiconEntry", "load_lexicon"]
 
@@ -68,11 +68,23 @@ def _parse(path: Path, data: bytes) -> dict[str, LexiconEntry]:
         p.setdefault(q.predicate.value, []).append(q.object.value)
     entries = {}
     for iri, p in props.items():
-        if SKOS + "prefLabel" not in p:
+        types = p.get(RDF + "type", [])
+        if SKOS + "ConceptScheme" in types:
             continue
+        if SKOS + "prefLabel" not in p and SKOS + "Concept" not in types \
+                and not iri.startswith(CONCEPT_NS):
+            continue  # not a concept: some other resource the file describes
+        # a concept kg would drop or match everywhere is an error, not a silent surprise
         if not iri.startswith(CONCEPT_NS):
-            continue
+            raise KGError(Messages.BAD_LEXICON.format(path=path, detail=Messages.LEXICON_IRI.format(
+                iri=iri, ns=CONCEPT_NS)))
         cid = _local_id(iri, path)
+        if SKOS + "prefLabel" not in p:
+            raise KGError(Messages.BAD_LEXICON.format(
+                path=path, detail=Messages.LEXICON_NO_LABEL.format(id=cid)))
+        for prop in ("prefLabel", "altLabel", "hiddenLabel"):
+            _check_labels(p.get(SKOS + prop, []), f"skos:{prop}", cid, path)
+        _check_labels(p.get(KGV + "acronym", []), "kgv:acronym", cid, path)
         ctype = (p.get(KGV + "conceptType") or ["concept"])[0]
         if ctype not in CONCEPT_TYPES:
             raise KGError(Messages.BAD_LEXICON.format(
@@ -87,6 +99,15 @@ def _parse(path: Path, data: bytes) -> dict[str, LexiconEntry]:
             hidden=sorted(p.get(SKOS + "hiddenLabel", [])),
         )
     return entries
+
+
+def _check_labels(labels: list[str], prop: str, cid: str, path: Path) -> None:
+    """Refuse a label with no letter or digit: it would match every word or punctuation mark."""
+    for label in labels:
+        if not any(ch.isalnum() for ch in label):
+            raise KGError(Messages.BAD_LEXICON.format(
+                path=path, detail=Messages.LEXICON_EMPTY_LABEL.format(id=cid, prop=prop,
+                                                                      label=label)))
 
 
 @lru_cache(maxsize=8)

@@ -230,7 +230,8 @@ def build(
         Corpus files (.txt, .jsonl, .csv), or papers already read
         (:func:`kg.core.readers.read_records` for records in memory).
     out : path
-        Output folder; replaced as a whole on success.
+        Output folder; replaced as a whole on success. A symbolic link to a folder: that
+        folder is replaced, the link stays.
     lexicons : iterable of paths
         Extra SKOS lexicons.
     on_error : {"raise", "skip"}
@@ -253,6 +254,8 @@ def build(
     19
     """
     out = Path(out)
+    if out.is_symlink():  # build into the folder it names; the link stays as it is
+        out = Path(os.path.realpath(out))
     _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
     report = inputs if isinstance(inputs, ReadReport) else read_corpus(inputs, on_error=on_error)
 

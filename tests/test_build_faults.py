@@ -223,3 +223,72 @@ def test_on_error_skip_skips_an_unreadable_input_with_a_warning(kind, tmp_path):
     assert proc.stderr == (f"kg: skipped 1 bad record(s):\n"
                            f"  {bad}: cannot read the file: {reason}\n")
     assert json.loads((tmp_path / "out" / "manifest.json").read_text())["counts"]["papers"] == 3
+
+
+# -- user lexicons ----------------------------------------------------------------------
+
+LEXICON_HEAD = """@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+@prefix kgv: <https://w3id.org/kg-abstracts/vocab#> .
+@prefix c: <https://w3id.org/kg-abstracts/concept/> .
+"""
+BAD_LEXICONS = {
+    "empty label": ('c:nothing a skos:Concept ; skos:prefLabel "" .',
+                    "concept nothing has the skos:prefLabel '', which has no letter or digit "
+                    "(it would match any word)"),
+    "punctuation alias": ('c:gnn2 skos:prefLabel "graph nets" ; skos:altLabel " - " .',
+                          "concept gnn2 has the skos:altLabel ' - ', which has no letter or "
+                          "digit (it would match any word)"),
+    "foreign IRI": ('<http://example.org/gnn> a skos:Concept ; skos:prefLabel "graph nets" .',
+                    "concept http://example.org/gnn is not under "
+                    "https://w3id.org/kg-abstracts/concept/: kg would ignore it (name concepts "
+                    "https://w3id.org/kg-abstracts/concept/ID)"),
+    "no label": ('c:unnamed a skos:Concept ; skos:altLabel "unnamed thing" .',
+                 "concept unnamed has no skos:prefLabel"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_LEXICONS)
+def test_a_user_lexicon_concept_kg_would_drop_or_match_everywhere_is_an_error(case, out,
+                                                                              tmp_path):
+    from tests.guard import GOOD_JSONL, kg
+
+    body, reason = BAD_LEXICONS[case]
+    lexicon = tmp_path / "mine.ttl"
+    lexicon.write_text(LEXICON_HEAD + body + "\n", encoding="utf-8")
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    before = snapshot(out)
+    proc = kg("build", src, "-o", out, "--lexicon", lexicon)
+    assert proc.returncode == 2
+    assert proc.stderr == f"kg: error: lexicon {lexicon}: {reason}\n"
+    assert_intact(out, before)
+
+
+# -- where the output goes and what it says about the input ------------------------------
+
+
+def test_out_given_as_a_symlink_builds_into_its_folder_and_keeps_the_link(good_out, tmp_path):
+    from tests.guard import GOOD_JSONL, copy_out, kg
+
+    real = copy_out(good_out, tmp_path / "real")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL.replace("Differential privacy", "Federated learning"),
+                   encoding="utf-8")
+    proc = kg("build", src, "-o", link, "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert b"Federated learning" in (real / "model.json").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.jsonl", "link", "real"]
+
+
+def test_the_same_file_named_two_ways_gives_the_same_model(tmp_path):
+    from tests.guard import kg
+
+    relative = "examples/neurips2026-abstracts.txt"
+    kg("build", relative, "-o", tmp_path / "a", "-q", "--no-page", check=True)
+    kg("build", ROOT / relative, "-o", tmp_path / "b", "-q", "--no-page", check=True)
+    model = (tmp_path / "a" / "model.json").read_bytes()
+    assert model == (tmp_path / "b" / "model.json").read_bytes()
+    assert b'"source":"examples/neurips2026-abstracts.txt:line 3"' in model

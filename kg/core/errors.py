@@ -89,6 +89,11 @@ class Messages:
     SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
     BAD_LEXICON = "lexicon {path}: {detail}"
+    LEXICON_IRI = ("concept {iri} is not under {ns}: kg would ignore it (name concepts "
+                   "{ns}ID)")
+    LEXICON_NO_LABEL = "concept {id} has no skos:prefLabel"
+    LEXICON_EMPTY_LABEL = ("concept {id} has the {prop} '{label}', which has no letter or "
+                           "digit (it would match any word)")
     WORKER_DIED = "{what} stopped: {how}; nothing was written"
     # SPARQL (queries.sparql, kg.cli.sparql, kg.stores.export, kg.stores.sparql_push)
     NO_PATH = "no path links '{a}' and '{b}' through papers"

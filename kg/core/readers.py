@@ -13,6 +13,7 @@ import csv
 import dataclasses
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,8 +24,8 @@ from kg.core.model import Paper
 
 __all__ = [
     "FIELDS", "MAX_TEXT_CHARS", "READERS", "YEARS", "ReadReport", "TITLE_MAX", "derive_title",
-    "paper_from_record", "read_corpus", "read_csv", "read_jsonl", "read_records", "read_text",
-    "truncate_text",
+    "input_name", "paper_from_record", "read_corpus", "read_csv", "read_jsonl", "read_records",
+    "read_text", "truncate_text",
 ]
 
 TITLE_MAX = 100
@@ -329,7 +330,7 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
     report = ReadReport()
     seen: dict[str, Paper] = {}
     for raw in paths:
-        path = Path(raw)
+        path = input_name(raw)
         reader = READERS.get(path.suffix.lower())
         if reader is None:
             raise InputError(str(path), None, Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
@@ -386,6 +387,26 @@ def read_records(records: Iterable[dict | Paper], *, name: str = "records",
             n=len(report.skipped), first=report.skipped[0]) if report.skipped
             else Messages.NO_INPUT)
     return report
+
+
+def input_name(path: str | Path) -> Path:
+    """``path`` as records name their file (``Paper.source``, messages): relative to the
+    current folder when the file is inside it, else absolute; either way normalised.
+
+    So the same file gives the same ``model.json`` whether it was named ``examples/a.txt``,
+    ``./examples/a.txt`` or by its absolute path. Symbolic links are kept as named.
+
+    Examples
+    --------
+    >>> str(input_name(Path.cwd() / "examples" / ".." / "examples" / "a.txt"))
+    'examples/a.txt'
+    >>> str(input_name("/elsewhere/./a.txt"))
+    '/elsewhere/a.txt'
+    """
+    full = os.path.abspath(path)
+    here = os.getcwd()
+    inside = os.path.commonpath([full, here]) == here
+    return Path(os.path.relpath(full, here) if inside else full)
 
 
 def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str, Paper],
