@@ -13,18 +13,21 @@ On disk: ``extract-cache.json`` (spans per text key) and ``extract-tokens.npy``
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
+from kg.core.errors import Messages
 from kg.core.layout import CACHE, TOKENS
 
 __all__ = ["TextRecord", "VERSION", "read", "write"]
 
 #: Bump when what is kept per text changes: older caches are then ignored.
-VERSION = 2
+VERSION = 3
 
 
 class TextRecord(NamedTuple):
@@ -37,19 +40,43 @@ class TextRecord(NamedTuple):
 
 
 def read(out: Path) -> dict[str, TextRecord]:
-    """The records an earlier build kept in ``out`` (empty if none, stale or unreadable)."""
+    """The records an earlier build kept in ``out`` (empty if none, stale or unreadable).
+
+    Each record carries a hash of what it holds: a cache that is valid JSON but holds
+    something else (edited spans, token bounds moved) is dropped as a whole, with a note on
+    stderr, and every text is extracted again.
+    """
     try:
         data = json.loads((out / CACHE).read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("version") != VERSION:
             return {}
         tokens = np.load(out / TOKENS, allow_pickle=False)
         records = {}
-        for key, (model, sents, coined, start, stop) in data["texts"].items():
-            records[key] = TextRecord([tuple(m) for m in model], [tuple(s) for s in sents],
-                                      [tuple(c) for c in coined], tokens[start:stop])
+        for key, (model, sents, coined, start, stop, digest) in data["texts"].items():
+            record = TextRecord([tuple(m) for m in model], [tuple(s) for s in sents],
+                                [tuple(c) for c in coined], tokens[start:stop])
+            if _digest(key, record) != digest:
+                raise _Mismatch
+            records[key] = record
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}
+    except _Mismatch:
+        print(f"kg: note: {Messages.CACHE_MISMATCH.format(path=out / CACHE)}", file=sys.stderr,
+              flush=True)
+        return {}
     return records
+
+
+class _Mismatch(Exception):
+    pass
+
+
+def _digest(key: str, record: TextRecord) -> str:
+    """A hash of ``record`` under ``key``: what :func:`read` checks before trusting it."""
+    digest = hashlib.sha1(key.encode())
+    digest.update(json.dumps([record.model, record.sents, record.coined]).encode())
+    digest.update(np.ascontiguousarray(record.tokens, dtype=np.int32).tobytes())
+    return digest.hexdigest()
 
 
 def write(out: Path, records: dict[str, TextRecord]) -> None:
@@ -57,7 +84,7 @@ def write(out: Path, records: dict[str, TextRecord]) -> None:
     texts, arrays, start = {}, [], 0
     for key in sorted(records):
         r = records[key]
-        texts[key] = [r.model, r.sents, r.coined, start, start + len(r.tokens)]
+        texts[key] = [r.model, r.sents, r.coined, start, start + len(r.tokens), _digest(key, r)]
         arrays.append(r.tokens)
         start += len(r.tokens)
     tokens = np.concatenate(arrays).astype(np.int32) if arrays else np.zeros((0, 2), np.int32)

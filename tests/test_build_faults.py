@@ -292,3 +292,58 @@ def test_the_same_file_named_two_ways_gives_the_same_model(tmp_path):
     model = (tmp_path / "a" / "model.json").read_bytes()
     assert model == (tmp_path / "b" / "model.json").read_bytes()
     assert b'"source":"examples/neurips2026-abstracts.txt:line 3"' in model
+
+
+# -- caches that are valid JSON but wrong -----------------------------------------------
+
+
+def _example_corpus(path: Path, drop_last: int = 0) -> Path:
+    """The example corpus (same file name, so the same paper ids), maybe without its last
+    ``drop_last`` abstracts."""
+    paras = [p for p in EXAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    path.write_text("\n\n".join(paras[:len(paras) - drop_last]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_an_index_whose_offsets_were_shifted_is_not_trusted(tmp_path):
+    from kg.build import build
+    from kg.core.layout import INDEX, TURTLE
+
+    corpus = _example_corpus(tmp_path / EXAMPLE.name, drop_last=1)
+    build([corpus], tmp_path / "out", page=False)
+    index = json.loads((tmp_path / "out" / INDEX).read_text())
+    for block in index["papers"].values():
+        block[0] += 7  # same file size, every paper block read 7 bytes off
+    (tmp_path / "out" / INDEX).write_text(json.dumps(index))
+
+    _example_corpus(corpus)  # one abstract more: the other blocks would be reused
+    proc = subprocess.run([sys.executable, "-m", "kg", "build", corpus, "-o", tmp_path / "out",
+                           "-q", "--no-page"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (f"kg: note: {tmp_path / 'out' / INDEX} does not hold what its "
+                           "hashes say (edited or damaged); building from scratch\n")
+    full = build([corpus], tmp_path / "full", page=False, incremental=False)
+    assert (tmp_path / "out" / TURTLE).read_bytes() == (full.out / TURTLE).read_bytes()
+
+
+def test_a_cache_with_edited_spans_is_not_trusted(tmp_path):
+    from extractors import pipeline
+    from kg.build import build
+    from kg.core.layout import CACHE, MODEL
+
+    if pipeline.span_model_dir() is None:
+        pytest.skip("no span model installed: nothing to cache")
+    corpus = _example_corpus(tmp_path / EXAMPLE.name)
+    build([corpus], tmp_path / "out", page=False)
+    cache = json.loads((tmp_path / "out" / CACHE).read_text())
+    for record in cache["texts"].values():
+        record[0] = [[s + 1, e, t] for s, e, t in record[0]]  # every model span moved
+    (tmp_path / "out" / CACHE).write_text(json.dumps(cache))
+
+    proc = subprocess.run([sys.executable, "-m", "kg", "build", corpus, "-o", tmp_path / "out",
+                           "-q", "--no-page"], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (f"kg: note: {tmp_path / 'out' / CACHE} does not hold what its "
+                           "hashes say (edited or damaged); building from scratch\n")
+    full = build([corpus], tmp_path / "full", page=False, incremental=False)
+    assert (tmp_path / "out" / MODEL).read_bytes() == (full.out / MODEL).read_bytes()

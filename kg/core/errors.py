@@ -69,6 +69,8 @@ class Messages:
     NO_INPUT_SKIPPED = "no abstracts found in the input ({n} skipped; the first: {first})"
     SURROGATE = "field '{field}' holds half of a UTF-16 surrogate pair ({char}), not text"
     BAD_CSV = "malformed CSV: {detail}"
+    CACHE_MISMATCH = ("{path} does not hold what its hashes say (edited or damaged); "
+                      "building from scratch")
     CSV_DUPLICATE_COLUMN = "the CSV header names the column '{column}' twice"
     DUPLICATE_FIELD = "the record names the field '{field}' twice"
     UNREADABLE = "cannot read the file: {detail}"

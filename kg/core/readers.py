@@ -330,12 +330,12 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
     report = ReadReport()
     seen: dict[str, Paper] = {}
     for raw in paths:
-        path = input_name(raw)
+        path = Path(raw)
         reader = READERS.get(path.suffix.lower())
         if reader is None:
             raise InputError(str(path), None, Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
         try:
-            _read_file(reader(path), path, seen, report, on_error)
+            _read_file(reader(path), path, seen, report, on_error, name=str(input_name(path)))
         except InputError as e:  # the whole file is unreadable (empty, binary …)
             if on_error != "skip":
                 raise
@@ -391,7 +391,7 @@ def read_records(records: Iterable[dict | Paper], *, name: str = "records",
 
 def input_name(path: str | Path) -> Path:
     """``path`` as records name their file (``Paper.source``, messages): relative to the
-    current folder when the file is inside it, else absolute; either way normalised.
+    current folder, normalised.
 
     So the same file gives the same ``model.json`` whether it was named ``examples/a.txt``,
     ``./examples/a.txt`` or by its absolute path. Symbolic links are kept as named.
@@ -400,17 +400,16 @@ def input_name(path: str | Path) -> Path:
     --------
     >>> str(input_name(Path.cwd() / "examples" / ".." / "examples" / "a.txt"))
     'examples/a.txt'
-    >>> str(input_name("/elsewhere/./a.txt"))
-    '/elsewhere/a.txt'
+    >>> str(input_name(Path.cwd().parent / "shared" / "a.txt"))
+    '../shared/a.txt'
     """
-    full = os.path.abspath(path)
-    here = os.getcwd()
-    inside = os.path.commonpath([full, here]) == here
-    return Path(os.path.relpath(full, here) if inside else full)
+    return Path(os.path.relpath(os.path.abspath(path)))
 
 
 def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str, Paper],
-               report: ReadReport, on_error: str) -> None:
+               report: ReadReport, on_error: str, name: str | None = None) -> None:
+    """Add the papers of ``records`` to ``report``; messages name ``path`` as given, the
+    papers' ``source`` names it as ``name`` (:func:`input_name`)."""
     for paper in records:
         if isinstance(paper, InputError):
             if on_error != "skip":
@@ -431,6 +430,8 @@ def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str
             report.skipped.append(err)
             continue
         seen[paper.id] = paper
+        if name is not None and paper.source and paper.source.startswith(f"{path}:"):
+            paper = dataclasses.replace(paper, source=name + paper.source[len(str(path)):])
         report.papers.append(paper)
 
 

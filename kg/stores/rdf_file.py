@@ -15,12 +15,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg.core.errors import Messages
 from kg.core.layout import INDEX, STORE_FILES, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
@@ -31,18 +33,20 @@ __all__ = [
     "remember_store", "store_files", "store_unchanged", "turtle", "write_turtle",
 ]
 
-#: Bump when the RDF form of a paper block changes: older indexes are then ignored.
-FORMAT = 1
+#: Bump when the RDF form of a paper block or the index changes: older indexes are ignored.
+FORMAT = 2
 
 
 @dataclass(frozen=True)
 class Block:
-    """Where a block lies in ``graph.ttl``, what it was made from, how many triples it has."""
+    """Where a block lies in ``graph.ttl``, what it was made from, how many triples it has,
+    and a hash of its bytes (checked before they are reused)."""
 
     start: int
     length: int
     key: str
     triples: int
+    digest: str
 
 
 @dataclass
@@ -62,18 +66,42 @@ class TurtleIndex:
 
     @classmethod
     def read(cls, out: Path) -> TurtleIndex | None:
-        """The index of ``out/graph.ttl``, or ``None`` if it is missing, stale or unreadable."""
+        """The index of ``out/graph.ttl``, or ``None`` if it is missing, stale or unreadable.
+
+        Valid JSON is not enough: the blocks must tile ``graph.ttl`` after its header and
+        each block's bytes must have the hash it records. Otherwise (an edited or damaged
+        file or index) a note goes to stderr and the RDF is written from scratch.
+        """
         try:
             data = json.loads((out / INDEX).read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
                 return None
             index = cls(Block(*data["corpus"]),
                         {p: Block(*b) for p, b in data["papers"].items()})
-            if (out / TURTLE).stat().st_size != index.size():
-                return None
+            matches = index.matches(out / TURTLE)
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
+        if not matches:
+            print(f"kg: note: {Messages.CACHE_MISMATCH.format(path=out / INDEX)}",
+                  file=sys.stderr, flush=True)
+            return None
         return index
+
+    def matches(self, path: Path) -> bool:
+        """Whether ``path`` is the header then these blocks, each with its recorded hash."""
+        if path.stat().st_size != self.size():
+            return False
+        with open(path, "rb") as f:
+            if f.read(len(header())) != header():
+                return False
+            for block in sorted([self.corpus, *self.papers.values()], key=lambda b: b.start):
+                if block.start != f.tell() or _digest(f.read(block.length)) != block.digest:
+                    return False
+        return True
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
 
 
 def paper_key(kg: KnowledgeGraph, pid: str) -> str:
@@ -145,7 +173,7 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
     with open(path, "wb") as f, \
             open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
         f.write(header())
-        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(made)))
+        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(made), _digest(corpus)))
         f.write(corpus)
         for pid in sorted(kg.papers):
             key = paper_key(kg, pid)
@@ -158,7 +186,7 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                 if old:
                     added += block
                 data, n = turtle(block), len(block)
-            index.papers[pid] = Block(f.tell(), len(data), key, n)
+            index.papers[pid] = Block(f.tell(), len(data), key, n, _digest(data))
             f.write(data)
     (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
                                      encoding="utf-8")
