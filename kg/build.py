@@ -221,6 +221,7 @@ def build(
     progress: bool = False,
     page: bool = True,
     incremental: bool = True,
+    input_format: str | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into the folder ``out``.
 
@@ -246,6 +247,9 @@ def build(
         changed texts go through the model, and the RDF blocks of unchanged papers with
         a copy of the store (:mod:`kg.stores.rdf_file`). The result is byte-identical to a build
         from scratch: everything corpus-level is redone.
+    input_format : {"txt", "jsonl", "csv"}, optional
+        Read every input in this format, whatever its suffix; ``-`` in ``inputs``
+        reads standard input (see :func:`kg.core.readers.read_corpus`).
 
     Examples
     --------
@@ -257,7 +261,8 @@ def build(
     if out.is_symlink():  # build into the folder it names; the link stays as it is
         out = Path(os.path.realpath(out))
     _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
-    report = inputs if isinstance(inputs, ReadReport) else read_corpus(inputs, on_error=on_error)
+    report = inputs if isinstance(inputs, ReadReport) else read_corpus(
+        inputs, on_error=on_error, input_format=input_format)
 
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once

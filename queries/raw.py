@@ -109,7 +109,8 @@ def _failures(text: str) -> Iterator[None]:
         raise QueryError(Messages.SPARQL_FAILED.format(detail=detail[:300])) from None
 
 
-def _write_results(res, fmt: str, out: BinaryIO, limit: int | None) -> int | None:
+def _write_results(res, fmt: str, out: BinaryIO, limit: int | None,
+                   width: int | None = None) -> int | None:
     """Write ``res`` to ``out``; return how many rows the table left out (``None``: none)."""
     if isinstance(res, ox.QueryBoolean):
         if fmt == "json":
@@ -132,7 +133,7 @@ def _write_results(res, fmt: str, out: BinaryIO, limit: int | None) -> int | Non
                 continue  # counted, not kept
             rows.append({n: compact(row[n]) for n in names})
         buf = io.StringIO()
-        emit(rows, names, "table", buf, max_width=80)
+        emit(rows, names, "table", buf, width=width)
         out.write(buf.getvalue().encode("utf-8"))
         return more or None
     triples = []  # CONSTRUCT / DESCRIBE: sorted (stable output), so held; bounded
@@ -160,11 +161,13 @@ def _write_results(res, fmt: str, out: BinaryIO, limit: int | None) -> int | Non
 
 
 def write_query(out: str | Path, text: str, fmt: str, stream: BinaryIO, *,
-                allow_service: bool = False, limit: int | None = None) -> int | None:
+                allow_service: bool = False, limit: int | None = None,
+                width: int | None = None) -> int | None:
     """Run the SPARQL ``text`` on the store of the built folder ``out``; write it as ``fmt``.
 
     SELECT results in JSON or CSV are streamed; a table shows at most ``limit``
-    rows. Returns how many rows the table left out (``None`` when none).
+    rows and fits into ``width`` columns (``None``: as wide as its cells).
+    Returns how many rows the table left out (``None`` when none).
 
     Examples
     --------
@@ -180,7 +183,7 @@ def write_query(out: str | Path, text: str, fmt: str, stream: BinaryIO, *,
     store = open_store(Path(out))
     with _failures(text):
         return _write_results(query(store, text, allow_service=allow_service), fmt, stream,
-                              limit)
+                              limit, width)
 
 
 def run_query(out: str | Path, text: str, fmt: str = "table", *,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -130,7 +131,7 @@ def test_cypher_without_uri_serves_the_build_and_follows_rebuilds(own_cache, tmp
         [{"n": 2}]
     assert load_state(out).pid == server.pid
     stopped = kg("serve", out, "--stop")
-    assert "stopped" in stopped.stdout and not pid_alive(server.pid)
+    assert "stopped" in stopped.stderr and not pid_alive(server.pid)
     line = one_line_error(kg("serve", out, "--stop", check=False))
     assert "no local Bolt server is serving" in line
 
@@ -158,12 +159,30 @@ def test_serve_prints_credentials_answers_and_stops_on_ctrl_c(own_cache, example
         got = kg("cypher", "MATCH (c:Concept) RETURN count(c) AS n", "--out", example_out,
                  "--format", "json").stdout
         assert json.loads(got)[0]["n"] > 0
-        line = one_line_error(kg("serve", example_out, "--port", str(free_port()),
-                                 check=False))
-        assert "already served" in line
+        # the line to paste works as printed
+        paste = shlex.split(proc.stdout.readline())
+        assert paste[:2] == ["kg", "cypher"] and paste[paste.index("--password") + 1] == password
+        got = subprocess.run([sys.executable, "-m", "kg", *paste[1:], "--format", "json"],
+                             capture_output=True, text=True, timeout=300, check=True).stdout
+        assert json.loads(got) == [{"papers": 19}]
+        # another port while it runs: an error naming the running server and how to stop it
+        other = free_port()
+        for args in ([], ["--background"]):
+            line = one_line_error(kg("serve", example_out, "--port", other, *args, check=False))
+            assert f"already served at bolt://127.0.0.1:{port} (pid {pid}), not on port {other}" \
+                in line and f"'kg serve {example_out} --stop'" in line
+        # the same port in the background: the running server, reused
+        again = kg("serve", example_out, "--port", port, "--background").stdout
+        assert again.startswith(f"serving {example_out} at bolt://127.0.0.1:{port}")
+        # refused credentials on its address: the error says which ones it takes
+        for host in ("127.0.0.1", "localhost"):
+            line = one_line_error(kg("cypher", "RETURN 1", "--uri", f"bolt://{host}:{port}",
+                                     "--user", "neo4j", "--password", "wrong", "--out",
+                                     example_out, check=False))
+            assert f"use --user {user} --password {password}" in line
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 0
-        assert "stopped" in proc.stdout.read()
+        assert "stopped" in proc.stderr.read()
         assert not pid_alive(pid)
         assert load_state(example_out) is None
     finally:

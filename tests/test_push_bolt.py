@@ -127,11 +127,12 @@ def test_cli_push_with_options_and_with_environment(bolt, example_out, example_k
     bolt.forget()
     proc = kg_cli("push", example_out, "--replace", *bolt.cli_args())
     n = expected_counts(example_kg)
-    assert f"{n['Paper']} papers, {n['Concept']} concepts, {n['MENTIONS']} MENTIONS" in proc.stdout
+    assert f"{n['Paper']} papers, {n['Concept']} concepts, {n['MENTIONS']} MENTIONS" in proc.stderr
+    assert proc.stdout == ""  # a summary is status, not data
     env = {"NEO4J_URI": bolt.uri, "NEO4J_USER": bolt.user, "NEO4J_PASSWORD": bolt.password,
            "NEO4J_DATABASE": bolt.database or ""}
     proc = kg_cli("push", example_out, "-q", env=env)
-    assert proc.stdout == ""
+    assert proc.stdout == proc.stderr == ""
     assert counts(bolt.graph) == n
 
 

@@ -2,8 +2,10 @@
 
 Commands live in one module per topic (``kg.cli.build``, ``kg.cli.query`` …),
 each exposing a ``COMMANDS`` list; :data:`COMMAND_MODULES` registers them all in
-one place. Every :class:`~kg.core.errors.KGError` becomes one line on stderr and
-exit status 2; ``--debug`` shows the traceback instead.
+one place. Every error of the user's making — a :class:`~kg.core.errors.KGError`,
+a usage error, a file the system refuses — becomes one line on stderr and exit
+status 2; ``--debug`` shows the traceback instead. Data goes to stdout, what the
+command did (built, wrote, pushed) to stderr.
 
 Every ``kg`` command imports all these modules, so at their top they import only
 click, :mod:`kg.core` and :mod:`queries` (which ``--engine`` needs anyway). The
@@ -14,9 +16,11 @@ commands that use them.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import signal
 import sys
+from typing import Any, NoReturn
 
 import click
 
@@ -37,17 +41,61 @@ COMMAND_MODULES = [
 ]
 
 
+def _fail(ctx: click.Context, message: str, code: int = 2) -> NoReturn:
+    click.echo(f"kg: error: {one_line(redact_uris(message))}", err=True)
+    ctx.exit(code)
+
+
+def _usage(e: click.UsageError) -> str:
+    """A usage error as one line, pointing to the command's help."""
+    message = e.format_message().rstrip(".")
+    message = message[:1].lower() + message[1:]
+    if e.ctx is None:
+        return message
+    return f"{message} (see '{e.ctx.command_path} --help')"
+
+
+def _os_error(e: OSError) -> str:
+    where = f"{e.filename}: " if e.filename else ""
+    return f"{where}{e.strerror or e}"
+
+
 class KGGroup(click.Group):
     """A click group that turns known errors into one-line messages."""
 
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:  # the group's own options (kg --bogus)
+            _fail(e.ctx or click.Context(self, info_name=info_name), _usage(e))
+
     def invoke(self, ctx: click.Context) -> object:
+        def debug() -> bool:  # set by the group's callback, inside super().invoke
+            return bool(ctx.obj and ctx.obj.get("debug"))
+
         try:
             return super().invoke(ctx)
         except KGError as e:
-            if ctx.obj and ctx.obj.get("debug"):
+            if debug():
                 raise
-            click.echo(f"kg: error: {one_line(redact_uris(str(e)))}", err=True)
-            ctx.exit(e.exit_code)
+            _fail(ctx, str(e), e.exit_code)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as e:  # a command's arguments and options
+            if debug():
+                raise
+            _fail(ctx, _usage(e))
+        except click.ClickException as e:
+            if debug():
+                raise
+            _fail(ctx, e.format_message())
+        except OSError as e:  # a path the system refuses (click deals with a closed pipe)
+            if debug() or e.errno == errno.EPIPE:
+                raise
+            _fail(ctx, _os_error(e))
         except KeyboardInterrupt:
             click.echo("kg: interrupted; nothing was changed", err=True)
             ctx.exit(130)

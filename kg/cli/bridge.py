@@ -11,7 +11,14 @@ from typing import TextIO
 
 import click
 
-from kg.cli.options import engine_option, filter_options, format_option, out_argument
+from kg.cli.options import (
+    OutFirst,
+    after_out,
+    engine_option,
+    filter_options,
+    format_option,
+    out_argument,
+)
 from kg.core.output import one_line
 from queries import run
 from queries.bridging import DEFAULT_HUB_SHARE, HUB_MIN_PAPERS
@@ -117,10 +124,10 @@ def csv_rows(result: dict) -> list[list[str]]:
     return [[_clean(v) for v in row] for row in rows]
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.argument("topic_a", metavar="A")
-@click.argument("topic_b", metavar="B")
+@after_out("topic_a", "A")
+@after_out("topic_b", "B")
 @engine_option
 @click.option("--limit", type=click.IntRange(1), default=10, show_default=True,
               help="Bridges and connectors to show at most.")

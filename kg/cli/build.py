@@ -12,10 +12,11 @@ import click
 from kg.cli.options import lexicon_option, span_model_choice, span_model_option
 from kg.core.model import Paper
 from kg.core.output import one_line
-from kg.core.readers import ReadReport, read_corpus
+from kg.core.readers import INPUT_FORMATS, ReadReport, read_corpus
 
 __all__ = [
-    "COMMANDS", "build", "extract", "extract_predictions", "input_argument", "on_error_option",
+    "COMMANDS", "build", "extract", "extract_predictions", "input_argument",
+    "input_format_option", "on_error_option",
 ]
 
 # readable=False: the reader reports an unreadable file as one line, and skips it with
@@ -23,6 +24,10 @@ __all__ = [
 input_argument = click.argument(
     "inputs", nargs=-1, required=True,
     type=click.Path(path_type=Path, dir_okay=False, readable=False))
+input_format_option = click.option(
+    "--input-format", type=click.Choice(list(INPUT_FORMATS)), default=None,
+    help="Read every input in this format, whatever its suffix (default: by suffix; "
+         "'-', standard input, is JSON Lines if it starts with '{', else plain text).")
 on_error_option = click.option(
     "--on-error", type=click.Choice(["stop", "skip"]), default="stop", show_default=True,
     help="Stop at the first bad record (exit status 2), or skip bad records and files, "
@@ -44,6 +49,7 @@ def _report_skipped(report: ReadReport) -> None:
 @input_argument
 @click.option("-o", "--out", type=click.Path(path_type=Path),  # kg.build checks it: one line
               default=Path("kg-out"), show_default=True, help="Output folder.")
+@input_format_option
 @lexicon_option
 @on_error_option
 @click.option("--no-page", is_flag=True, help="Skip writing graph.html.")
@@ -51,12 +57,14 @@ def _report_skipped(report: ReadReport) -> None:
               help="Reuse what an earlier build into OUT kept for unchanged texts and "
                    "papers (same result, less time).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary.")
-def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_error: str,
-          no_page: bool, incremental: bool, quiet: bool) -> None:
-    """Build the knowledge graph of INPUTS (.txt, .jsonl, .csv) into OUT.
+def build(inputs: tuple[Path, ...], out: Path, input_format: str | None,
+          lexicons: tuple[Path, ...], on_error: str, no_page: bool, incremental: bool,
+          quiet: bool) -> None:
+    """Build the knowledge graph of INPUTS (.txt, .jsonl, .csv; - reads stdin) into OUT.
 
     Writes OUT/graph.ttl, OUT/store/ (embedded SPARQL store), OUT/graph.html
-    and OUT/model.json. OUT is replaced only when the build succeeds.
+    and OUT/model.json. OUT is replaced only when the build succeeds. The
+    summary goes to stderr.
     """
     # the build and its stores (~0.1 s, then spaCy once the input is read): only here
     from kg.build import build as run_build
@@ -64,16 +72,16 @@ def build(inputs: tuple[Path, ...], out: Path, lexicons: tuple[Path, ...], on_er
     result = run_build(inputs, out, lexicons=lexicons,
                        on_error="skip" if on_error == "skip" else "raise",
                        progress=not quiet and sys.stderr.isatty(), page=not no_page,
-                       incremental=incremental)
+                       incremental=incremental, input_format=input_format)
     _report_skipped(result.report)
     if not quiet:
         s = result.summary()
         click.echo(
             f"built {out}: {s['papers']} papers, {s['concepts']} concepts, "
             f"{s['mentions']} mentions, {s['paper_concept_links']} paper–concept links, "
-            f"{s['paper_paper_links']} paper–paper links, {s['triples']} triples")
+            f"{s['paper_paper_links']} paper–paper links, {s['triples']} triples", err=True)
         files = ["graph.ttl", "store/"] + ([] if no_page else ["graph.html"])
-        click.echo(f"  wrote {', '.join(str(out / f) for f in files)}")
+        click.echo(f"  wrote {', '.join(str(out / f) for f in files)}", err=True)
 
 
 def extract_predictions(papers: list[Paper], lexicons: Iterable[Path],
@@ -96,14 +104,15 @@ def extract_predictions(papers: list[Paper], lexicons: Iterable[Path],
 
 @click.command()
 @input_argument
+@input_format_option
 @lexicon_option
 @on_error_option
 @span_model_option
 @click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl",
               show_default=True, help="Output format.")
-def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
-            span_model: str | None, fmt: str) -> None:
-    """Extract concept mentions from INPUTS without building a graph.
+def extract(inputs: tuple[Path, ...], input_format: str | None, lexicons: tuple[Path, ...],
+            on_error: str, span_model: str | None, fmt: str) -> None:
+    """Extract concept mentions from INPUTS (- reads stdin) without building a graph.
 
     Prints one JSON object per paper: {"id", "mentions": [{"field", "start",
     "end", "text", "type", "concept", "accepted"}], "concepts": [{"id", "label",
@@ -111,7 +120,8 @@ def extract(inputs: tuple[Path, ...], lexicons: tuple[Path, ...], on_error: str,
     Every term mention found is listed; "accepted" is false for those the
     termhood filter keeps out of the graph that `kg build` writes.
     """
-    report = read_corpus(inputs, on_error="skip" if on_error == "skip" else "raise")
+    report = read_corpus(inputs, on_error="skip" if on_error == "skip" else "raise",
+                         input_format=input_format)
     records = extract_predictions(report.papers, lexicons, span_model)
     _report_skipped(report)
     out = sys.stdout

@@ -7,24 +7,36 @@ ArcadeDB …); ``kg serve OUT`` runs a local ArcadeDB server holding it;
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import shlex
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import click
+from click.core import ParameterSource
 
-from kg.cli.options import format_option, out_argument, timeout_option
+from kg.cli.options import OutFirst, emit, format_option, out_argument, timeout_option
 from kg.core.bounded import run_bounded
-from kg.core.errors import Messages, QueryError, StoreError
+from kg.core.errors import CredentialsError, Messages, QueryError, StoreError
 from kg.core.layout import MODEL
-from kg.core.output import emit, redact_uris
+from kg.core.output import redact_uris
 from kg.core.processes import pid_alive
 from queries.guards import cypher_forbidden
 
-__all__ = ["COMMANDS", "cypher", "push", "serve"]
+if TYPE_CHECKING:
+    from kg.stores.bolt_server import BoltServer
+
+__all__ = ["COMMANDS", "DEFAULT_PORT", "cypher", "cypher_line", "push", "serve"]
+
+#: The Bolt port ``kg serve`` listens on unless told otherwise (Neo4j's).
+DEFAULT_PORT = 7687
 
 
 def _bolt_options(f):
@@ -37,7 +49,7 @@ def _bolt_options(f):
                         help="Bolt server, e.g. bolt://localhost:7687 (default: $NEO4J_URI).")(f)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @_bolt_options
 @click.option("--batch-size", type=click.IntRange(min=1), default=2000, show_default=True,
@@ -59,7 +71,8 @@ def push(out: Path, uri: str | None, user: str | None, password: str | None,
     kg = load_model(out)
     if not bolt.settings(uri)["uri"]:
         raise StoreError(Messages.NO_BOLT_URI)
-    with bolt.connect(uri, user=user, password=password, database=database) as graph:
+    with _which_credentials(out), \
+            bolt.connect(uri, user=user, password=password, database=database) as graph:
         start = time.monotonic()
         written = bolt.push(kg, graph, batch_size=batch_size, replace=replace,
                             progress=not quiet and sys.stderr.isatty())
@@ -70,7 +83,50 @@ def push(out: Path, uri: str | None, user: str | None, password: str | None,
                        f"{' database ' + graph.database if graph.database else ''} in {took:.1f} s "
                        f"({sum(written.values())} rows): the database holds {c['Paper']} papers, "
                        f"{c['Concept']} concepts, {c['MENTIONS']} MENTIONS, "
-                       f"{c['BROADER']} BROADER")
+                       f"{c['BROADER']} BROADER", err=True)
+
+
+@contextlib.contextmanager
+def _which_credentials(out: Path) -> Iterator[None]:
+    """Refused credentials: say which ones the local server of ``out`` takes, if it is that one."""
+    try:
+        yield
+    except CredentialsError as e:
+        from kg.stores.bolt_server import READ_USER, load_state  # stores inside commands
+
+        server = load_state(out)
+        if server is not None and _same_server(e.uri, server.uri):
+            raise CredentialsError(Messages.BOLT_AUTH_LOCAL.format(
+                uri=e.uri, out=out, user=READ_USER, password=server.reader_password), e.uri
+            ) from None
+        raise CredentialsError(Messages.BOLT_AUTH_HINT.format(uri=e.uri), e.uri) from None
+
+
+def _same_server(a: str, b: str) -> bool:
+    local = {"localhost", "127.0.0.1", "::1"}
+    ua, ub = urlsplit(a), urlsplit(b)
+    return ua.port == ub.port and (ua.hostname == ub.hostname
+                                   or {ua.hostname, ub.hostname} <= local)
+
+
+def cypher_line(server: BoltServer, user: str, password: str) -> str:
+    """A ``kg cypher`` command line that asks ``server`` as ``user``, ready to paste.
+
+    Examples
+    --------
+    >>> from kg.stores.bolt_server import BoltServer
+    >>> s = BoltServer(uri="bolt://127.0.0.1:7687", user="root", password="p w", database="kg",
+    ...                pid=1, root="/tmp/x", http_port=2480)
+    >>> print(cypher_line(s, "reader", "p w").replace(" --", "\\n  --"))
+    kg cypher
+      --uri bolt://127.0.0.1:7687
+      --user reader
+      --password 'p w'
+      --database kg 'MATCH (p:Paper) RETURN count(p) AS papers'
+    """
+    parts = ["kg", "cypher", "--uri", server.uri, "--user", user, "--password", password,
+             "--database", server.database, "MATCH (p:Paper) RETURN count(p) AS papers"]
+    return " ".join(shlex.quote(p) for p in parts)
 
 
 def _param(text: str) -> tuple[str, object]:
@@ -137,38 +193,43 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
     clause = cypher_forbidden(query)
     if clause and not write:
         raise QueryError(Messages.CYPHER_WRITES.format(clause=clause))
-    if bolt.settings(uri)["uri"]:
-        graph = bolt.connect(uri, user=user, password=password, database=database)
-    else:
-        graph, _ = bolt.local_graph(out, write=write)
+    with _which_credentials(out):
+        if bolt.settings(uri)["uri"]:
+            graph = bolt.connect(uri, user=user, password=password, database=database)
+        else:
+            graph, _ = bolt.local_graph(out, write=write)
 
-    def ask() -> tuple[list[str], list[dict], bool]:
-        with graph:
-            return graph.run_raw(query, values, write=write, timeout=timeout or None,
-                                 limit=limit or None)
+        def ask() -> tuple[list[str], list[dict], bool]:
+            with graph:
+                return graph.run_raw(query, values, write=write, timeout=timeout or None,
+                                     limit=limit or None)
 
-    columns, rows, more = run_bounded(ask, timeout or None)
+        columns, rows, more = run_bounded(ask, timeout or None)
     emit([_plain(r) for r in rows], columns, fmt)
     if more:
         click.echo(Messages.ROWS_CUT.format(limit=limit), err=True)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.option("--port", type=click.IntRange(1, 65535), default=7687, show_default=True,
-              help="Bolt port on 127.0.0.1.")
+@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True,
+              help="Bolt port on 127.0.0.1 (an error if OUT is already served on another).")
 @click.option("--background", is_flag=True,
               help="Start the server, print how to reach it and return (stop it with --stop).")
 @click.option("--stop", is_flag=True, help="Stop the server serving OUT.")
 @click.option("--write", is_flag=True,
               help="Print the credentials of a user who may change the graph (the printed "
                    "user only reads otherwise); the next read-only use loads OUT again.")
-def serve(out: Path, port: int, background: bool, stop: bool, write: bool) -> None:
+@click.pass_context
+def serve(ctx: click.Context, out: Path, port: int, background: bool, stop: bool,
+          write: bool) -> None:
     """Serve the graph built in OUT over Bolt on 127.0.0.1 (a local ArcadeDB server).
 
     Prints the URI and credentials for any Bolt client (cypher-shell, the
-    neo4j drivers, 'kg cypher --uri'): a user who may only read, unless --write.
-    Ctrl-C stops it. While it runs, 'kg cypher --out OUT' uses it.
+    neo4j drivers): a user who may only read, unless --write; then a
+    'kg cypher --uri …' line to paste. Ctrl-C stops it. While it runs,
+    'kg cypher --out OUT' uses it. With --background, a server already serving
+    OUT is reused (on another --port: an error naming it).
     """
     from kg.stores import bolt  # stores inside commands (see kg.cli)
     from kg.stores.bolt_server import READ_USER, forget_state, load_state, stop_server
@@ -180,19 +241,24 @@ def serve(out: Path, port: int, background: bool, stop: bool, write: bool) -> No
             raise StoreError(Messages.NOT_SERVED.format(out=out))
         stop_server(server)
         forget_state(out)
-        click.echo(f"stopped the Bolt server at {server.uri} (pid {server.pid})")
+        click.echo(f"stopped the Bolt server at {server.uri} (pid {server.pid})", err=True)
         return
     require_built(out, MODEL)
     running = load_state(out)
-    if running is not None and not background:
-        raise StoreError(Messages.ALREADY_SERVED.format(out=out, uri=running.uri,
-                                                        pid=running.pid))
+    if running is not None:
+        port_given = ctx.get_parameter_source("port") is ParameterSource.COMMANDLINE
+        if port_given and urlsplit(running.uri).port != port:
+            raise StoreError(Messages.PORT_CONFLICT.format(out=out, uri=running.uri,
+                                                           pid=running.pid, port=port))
+        if not background:
+            raise StoreError(Messages.ALREADY_SERVED.format(out=out, uri=running.uri,
+                                                            pid=running.pid))
     if background:
         graph, server = bolt.local_graph(out, port=port, progress=sys.stderr.isatty(),
                                          write=write)
         graph.close()
         _print_server(out, server, write, READ_USER)
-        click.echo(f"stop it with: kg serve {out} --stop")
+        click.echo(f"stop it with: kg serve {out} --stop", err=True)
         return
     # Signals first: a Ctrl-C or SIGTERM at any moment from here on, also while the server
     # starts or right after its port opens, stops it.
@@ -205,7 +271,7 @@ def serve(out: Path, port: int, background: bool, stop: bool, write: bool) -> No
                                          write=write)
         graph.close()
         _print_server(out, server, write, READ_USER)
-        click.echo("press Ctrl-C to stop")
+        click.echo("press Ctrl-C to stop", err=True)
         while pid_alive(server.pid):
             time.sleep(0.5)
         raise StoreError(Messages.SERVER_EXITED.format(uri=server.uri))
@@ -213,15 +279,17 @@ def serve(out: Path, port: int, background: bool, stop: bool, write: bool) -> No
         pass
     finally:
         _shut_down(out, server)
-    click.echo("stopped")
+    click.echo("stopped", err=True)
 
 
 def _print_server(out: Path, server, write: bool, reader: str) -> None:
+    # the address is what the command gives: stdout; what to do next: stderr
     user, password = (server.user, server.password) if write else (reader,
                                                                     server.reader_password)
     click.echo(f"serving {out} at {server.uri}  user {user}  password {password}"
                f"  database {server.database}  (pid {server.pid})"
                f"{'' if write else '  (read-only)'}")
+    click.echo(cypher_line(server, user, password))
 
 
 def _shut_down(out: Path, server) -> None:

@@ -1,27 +1,119 @@
-"""Options shared by several commands."""
+"""Options and arguments shared by several commands.
+
+``OUT``, the folder ``kg build`` wrote, is every query command's first argument and
+may be left out: it is ``kg-out`` then (:class:`OutFirst`). Table output fits the
+terminal; ``--width N`` and ``--full`` change that (:func:`format_option`, :func:`emit`).
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
+from kg.core import output
 from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
 __all__ = [
-    "QUERY_TIMEOUT", "engine_option", "filter_options", "format_option", "lexicon_option",
-    "out_argument", "span_model_choice", "span_model_option", "timeout_option",
+    "DEFAULT_OUT", "QUERY_TIMEOUT", "OutFirst", "after_out", "emit", "engine_option",
+    "filter_options", "format_option", "lexicon_option", "out_argument", "span_model_choice",
+    "span_model_option", "table_width", "timeout_option",
 ]
 
-out_argument = click.argument(
-    "out", type=click.Path(path_type=Path, file_okay=False), metavar="OUT")
-format_option = click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-    help="Output format.")
+#: The folder ``kg build`` writes and every other command reads by default.
+DEFAULT_OUT = Path("kg-out")
+
+
+class OutFirst(click.Command):
+    """A command whose first argument, ``OUT``, may be left out (``kg-out`` then).
+
+    Its other arguments are declared ``required=False`` to click, which fills
+    arguments from the left; when the values given are no more than the
+    arguments after ``OUT`` need, they all belong after ``OUT``: ``kg paper ID``
+    is ``kg paper kg-out ID``. ``needs`` says how many values those arguments
+    need (a number, or a function of the parsed options: ``kg sparql --file``
+    needs no query).
+    """
+
+    def __init__(self, *args: Any, needs: int | Callable[[dict], int] | None = None,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("epilog", f"OUT is a folder written by 'kg build' "
+                                    f"(default: {DEFAULT_OUT}).")
+        super().__init__(*args, **kwargs)
+        self.needs = needs
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        arguments = [p for p in self.get_params(ctx) if isinstance(p, click.Argument)]
+        after = [p for p in arguments if p.name != "out"]
+        given = [ctx.params[p.name] for p in after if ctx.params.get(p.name) is not None]
+        if ctx.get_parameter_source("out") is ParameterSource.COMMANDLINE:
+            given.insert(0, ctx.params["out"])
+        needed = (self.needs(ctx.params) if callable(self.needs) else
+                  self.needs if self.needs is not None else
+                  sum(1 for p in after if getattr(p, "kg_required", True)))
+        out = given.pop(0) if len(given) > needed else str(DEFAULT_OUT)
+        if len(given) < needed:
+            raise click.MissingParameter(ctx=ctx, param=after[len(given)])
+        ctx.params["out"] = Path(out)
+        for i, p in enumerate(after):
+            assert p.name is not None
+            ctx.params[p.name] = given[i] if i < len(given) else None
+        return rest
+
+
+def out_argument(f: Callable) -> Callable:
+    """``[OUT]``, the build folder (default ``kg-out``), for commands of ``cls=OutFirst``."""
+    return click.argument("out", required=False, default=str(DEFAULT_OUT), metavar="[OUT]")(f)
+
+
+def after_out(name: str, metavar: str, *, required: bool = True) -> Callable:
+    """An argument after ``[OUT]`` (click sees it as optional: :class:`OutFirst` checks it)."""
+    def decorate(f: Callable) -> Callable:
+        f = click.argument(name, required=False, metavar=metavar if required else f"[{metavar}]")(f)
+        param = f.__click_params__[-1]  # type: ignore[attr-defined]
+        param.kg_required = required
+        return f
+    return decorate
+
+
+def _table_setting(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    if value is not None and value is not False:
+        ctx.meta[f"kg_table_{param.name}"] = value
+
+
+def format_option(f: Callable) -> Callable:
+    """``--format table|json|csv``, and ``--width N`` / ``--full`` for tables."""
+    f = click.option("--full", is_flag=True, expose_value=False, callback=_table_setting,
+                     help="Tables: never wrap a cell, however wide the rows get.")(f)
+    f = click.option("--width", type=click.IntRange(20), default=None, metavar="N",
+                     expose_value=False, callback=_table_setting,
+                     help="Tables: fit into N columns, long cells wrapped (default: the "
+                          "terminal's width; unlimited when not a terminal).")(f)
+    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                        show_default=True, help="Output format.")(f)
+
+
+def emit(rows: Sequence[dict], columns: Sequence[str], fmt: str) -> None:
+    """:func:`kg.core.output.emit` to stdout, with the command's ``--width`` / ``--full``."""
+    meta = click.get_current_context().meta
+    output.emit(rows, columns, fmt, width=meta.get("kg_table_width"),
+                full=bool(meta.get("kg_table_full")))
+
+
+def table_width() -> int | None:
+    """How wide a table on stdout may be, after ``--width`` / ``--full``."""
+    meta = click.get_current_context().meta
+    return output.table_width(sys.stdout, meta.get("kg_table_width"),
+                              full=bool(meta.get("kg_table_full")))
+
+
 engine_option = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
     help="Query engine: " + "; ".join(f"{name}: {e.help}" for name, e in ENGINES.items()) + ".")

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 import click
 
-from kg.cli.options import engine_option, filter_options, format_option, out_argument
+from kg.cli.options import (
+    OutFirst,
+    after_out,
+    emit,
+    engine_option,
+    filter_options,
+    format_option,
+    out_argument,
+    table_width,
+)
 from kg.core.model import CONCEPT_TYPES
-from kg.core.output import emit, one_line
+from kg.core.output import one_line
 from queries import run
 
 __all__ = ["COMMANDS", "concepts", "paper", "papers", "say_topic", "trends"]
@@ -21,7 +31,7 @@ def say_topic(engine: str, out: Path, text: str) -> None:
     click.echo(one_line(f"topic {run(engine, out, 'topic', text)['note']}"), err=True)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @click.option("--concept", "concept", metavar="TEXT",
               help="Only papers about this topic: a concept (label, alias or acronym) or a "
@@ -51,7 +61,7 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
     emit(rows, ["id", "title", "year", "venue", "mentions", "concepts"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @click.option("--type", "ctype", type=click.Choice(CONCEPT_TYPES), help="Only this type.")
 @filter_options
@@ -63,9 +73,9 @@ def concepts(out: Path, ctype: str | None, engine: str, fmt: str, filters: dict)
          ["label", "type", "papers", "aliases", "broader"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.argument("paper_id", metavar="ID")
+@after_out("paper_id", "ID")
 @engine_option
 @format_option
 def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
@@ -76,16 +86,18 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
         sys.stdout.write("\n")
         return
     if fmt == "table":
-        click.echo(one_line(f"{row['id']}: {row['title']}"))
+        width = table_width()
+        head = one_line(f"{row['id']}: {row['title']}")
+        click.echo(textwrap.fill(head, width) if width else head)
         meta = " ".join(str(x) for x in (row["venue"], row["year"]) if x)
         if meta:
             click.echo(one_line(meta))
         click.echo("")
     emit([{**c, "evidence": c["evidence"][0]} for c in row["concepts"]],
-         ["label", "type", "mentions", "evidence"], fmt, max_width=90)
+         ["label", "type", "mentions", "evidence"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @click.option("--from", "start", type=int, default=None, metavar="YEAR",
               help="The earlier year [default: the first year of OUT].")

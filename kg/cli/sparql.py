@@ -10,25 +10,29 @@ from pathlib import Path
 import click
 
 from kg.cli.options import (
+    OutFirst,
+    after_out,
+    emit,
     engine_option,
     filter_options,
     format_option,
     out_argument,
+    table_width,
     timeout_option,
 )
 from kg.cli.query import say_topic
 from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
 from kg.core.files import atomic_write
-from kg.core.output import emit, one_line, redact_uris
+from kg.core.output import one_line, redact_uris
 from queries import run
 
 __all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "sparql", "stats"]
 
 
-@click.command()
+@click.command(cls=OutFirst, needs=lambda params: 0 if params.get("file") else 1)
 @out_argument
-@click.argument("query", required=False)
+@after_out("query", "QUERY", required=False)
 @click.option("--file", "file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Read the query from FILE (.rq) instead of the command line.")
 @format_option
@@ -56,18 +60,20 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str, timeout: f
     if not query or not query.strip():
         raise QueryError(Messages.NO_QUERY)
     text = query
+    width = table_width()
     sys.stdout.flush()
     left_out = run_bounded(lambda: write_query(out, text, fmt, sys.stdout.buffer,
                                                allow_service=allow_service,
-                                               limit=limit or None), timeout or None)
+                                               limit=limit or None, width=width),
+                           timeout or None)
     sys.stdout.buffer.flush()
     if left_out:
         click.echo(Messages.ROWS_LEFT_OUT.format(n=left_out, limit=limit), err=True)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.argument("paper_id", metavar="ID")
+@after_out("paper_id", "ID")
 @click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True)
 @filter_options
 @engine_option
@@ -78,9 +84,9 @@ def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str, filters
          ["id", "score", "title", "shared"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.argument("concept", metavar="CONCEPT")
+@after_out("concept", "CONCEPT")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @filter_options
 @engine_option
@@ -96,10 +102,10 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str, filters:
          ["label", "type", "papers", "paper_ids"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
-@click.argument("a", metavar="CONCEPT_A")
-@click.argument("b", metavar="CONCEPT_B")
+@after_out("a", "CONCEPT_A")
+@after_out("b", "CONCEPT_B")
 @filter_options
 @engine_option
 @format_option
@@ -119,7 +125,7 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str, filters: dict) -> Non
     emit(rows, ["step", "from_label", "paper", "to_label", "evidence_from", "evidence_to"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @filter_options
 @engine_option
@@ -144,18 +150,18 @@ def stats(out: Path, engine: str, fmt: str, filters: dict) -> None:
     emit(st["top_concepts"], ["label", "papers"], fmt)
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @click.option("--format", "fmt", type=click.Choice(["turtle", "jsonld", "ntriples", "graphml",
                                                      "csv"]),
               default="turtle", show_default=True, help="Export format.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write to this file (default: standard output).")
+              help="Write to this file; - or none: standard output.")
 def export(out: Path, fmt: str, output: Path | None) -> None:
     """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML or CSV."""
     from kg.stores.export import export as do_export  # stores inside commands (see kg.cli)
 
-    if output is None:
+    if output is None or str(output) == "-":
         do_export(out, fmt, sys.stdout.buffer)
         sys.stdout.buffer.flush()
         return
@@ -164,7 +170,7 @@ def export(out: Path, fmt: str, output: Path | None) -> None:
     click.echo(f"wrote {output}", err=True)
 
 
-@click.command("push-sparql")
+@click.command("push-sparql", cls=OutFirst)
 @out_argument
 @click.option("--endpoint", required=True, metavar="URL",
               help="Graph Store Protocol URL (e.g. http://host:8890/sparql-graph-crud-auth), "
@@ -183,7 +189,7 @@ def push_sparql(out: Path, endpoint: str, graph: str | None, method: str, user: 
 
     graph = graph or DEFAULT_GRAPH
     n = push(out, endpoint, graph=graph, method=method, user=user, password=password)
-    click.echo(f"pushed {n} triples into <{graph}> at {redact_uris(endpoint)}")
+    click.echo(f"pushed {n} triples into <{graph}> at {redact_uris(endpoint)}", err=True)
 
 
 COMMANDS = [sparql, related, cooccur, path, stats, export, push_sparql]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from kg.cli.options import filter_options, out_argument
+from kg.cli.options import OutFirst, filter_options, out_argument
 from kg.core.errors import KGError, Messages
 from kg.core.output import one_line
 
@@ -17,7 +18,7 @@ class ViewOptionError(KGError):
     """A ``kg viz`` view is missing the option it needs."""
 
 
-@click.command()
+@click.command(cls=OutFirst)
 @out_argument
 @click.option("--view", type=click.Choice(["graph", "concepts", "focus", "bridge"]),
               default=None, help="Which page: papers and concepts (graph, the default), the "
@@ -40,7 +41,7 @@ class ViewOptionError(KGError):
                    "their papers' mean year (the legend then filters by year).")
 @filter_options
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="HTML file to write [default: OUT/VIEW.html].")
+              help="HTML file to write, - for standard output [default: OUT/VIEW.html].")
 def viz(out: Path, view: str | None, focus: str | None, depth: int,
         bridge: tuple[str, str] | None, min_papers: int, max_nodes: int | None,
         color_by: str, filters: dict, output: Path | None) -> None:
@@ -53,7 +54,7 @@ def viz(out: Path, view: str | None, focus: str | None, depth: int,
     from kg.stores.out import load_model
     from queries import topic
     from queries.filters import paper_filter
-    from visualizations.views import make_view, write_view
+    from visualizations.views import make_view, render, write_view
     from visualizations.years import papers_of_years
 
     view = view or ("focus" if focus else "bridge" if bridge else "graph")
@@ -76,9 +77,14 @@ def viz(out: Path, view: str | None, focus: str | None, depth: int,
     else:
         page = make_view(kg, view, topic_a=bridge[0], topic_b=bridge[1],
                          **({"limit": max_nodes} if max_nodes else {}))
+    counts = f"{len(page.net.nodes)} nodes, {len(page.net.edges)} links"
+    if output is not None and str(output) == "-":
+        sys.stdout.write(render(page))
+        click.echo(f"wrote the {view} page to standard output: {counts}", err=True)
+        return
     path = output or out / f"{view}.html"
     write_view(page, path)
-    click.echo(f"wrote {path}: {len(page.net.nodes)} nodes, {len(page.net.edges)} links")
+    click.echo(f"wrote {path}: {counts}", err=True)
 
 
 COMMANDS = [viz]

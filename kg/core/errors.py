@@ -7,8 +7,8 @@ the CLI prints it as one line and exits with status 2.
 from __future__ import annotations
 
 __all__ = [
-    "InputError", "KGError", "Messages", "NotFoundError", "OutputError", "QueryError",
-    "StoreError", "WorkerError",
+    "CredentialsError", "InputError", "KGError", "Messages", "NotFoundError", "OutputError",
+    "QueryError", "StoreError", "WorkerError",
 ]
 
 
@@ -37,6 +37,14 @@ class StoreError(KGError):
     """A built graph folder is missing or unreadable, or a server refused us."""
 
 
+class CredentialsError(StoreError):
+    """A server (at ``uri``) refused the user name or password."""
+
+    def __init__(self, message: str, uri: str) -> None:
+        super().__init__(message)
+        self.uri = uri
+
+
 class QueryError(KGError):
     """A user-written query is malformed."""
 
@@ -63,7 +71,8 @@ class Messages:
     BAD_FIELD_TYPE = "field '{field}' must be {expected}, got {got}"
     CSV_COLUMNS = "CSV header must name the columns {required}; found {found}"
     DUPLICATE_ID = "paper id '{id}' appears twice with different content (first at {first})"
-    UNKNOWN_FORMAT = "unknown input format '{suffix}': use .txt, .jsonl/.ndjson or .csv"
+    UNKNOWN_FORMAT = ("unknown input format '{suffix}': use .txt, .jsonl/.ndjson or .csv, or name "
+                      "the format with --input-format")
     NO_SUCH_FILE = "no such file"
     NO_INPUT = "no abstracts found in the input"
     NO_INPUT_SKIPPED = "no abstracts found in the input ({n} skipped; the first: {first})"
@@ -127,6 +136,11 @@ class Messages:
     SERVER_TIMEOUT = "the local Bolt server at {uri} did not answer within {seconds} s"
     BOLT_UNREACHABLE = "cannot reach a Bolt server at {uri}: {detail}"
     BOLT_AUTH = "the Bolt server at {uri} refused the user name or password"
+    BOLT_AUTH_LOCAL = ("the Bolt server at {uri} refused the user name or password; it is the "
+                       "local server of {out}: use --user {user} --password {password}")
+    BOLT_AUTH_HINT = ("the Bolt server at {uri} refused the user name or password: pass --user "
+                      "and --password (or NEO4J_USER, NEO4J_PASSWORD); a server started by "
+                      "'kg serve OUT' takes the ones it printed")
     BOLT_NO_DATABASE = "the Bolt server at {uri} has no database '{database}'"
     BOLT_BAD_URI = "not a Bolt URI: '{uri}' (expected e.g. bolt://localhost:7687)"
     BOLT_FAILED = "the Bolt server at {uri} failed: {detail}"
@@ -142,4 +156,6 @@ class Messages:
                      "kg cypher only reads unless you pass --write")
     ALREADY_SERVED = ("{out} is already served at {uri} (pid {pid}); use it, or stop it with "
                       "'kg serve {out} --stop'")
+    PORT_CONFLICT = ("{out} is already served at {uri} (pid {pid}), not on port {port}: stop it "
+                     "with 'kg serve {out} --stop' first, or use it as it is")
     SERVER_EXITED = "the local Bolt server at {uri} exited"

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-__all__ = ["FORMATS", "emit", "one_line", "one_line_text", "redact_uris"]
+__all__ = ["FORMATS", "KEEP_WHOLE", "emit", "one_line", "one_line_text", "redact_uris",
+           "table_width"]
 
 FORMATS = ("table", "json", "csv")
+#: A table cell this short stays on one line when the table has room, so ids stay whole.
+KEEP_WHOLE = 24
 # C0 and C1 controls (ESC, CSI, OSC, BEL ...), DEL, line and paragraph separators, and the
 # bidirectional overrides that reorder what a terminal shows ("Trojan source").
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -83,11 +88,68 @@ def _cell(value: object) -> str:
     return one_line(" ".join(str(value).split()))
 
 
+def table_width(stream: TextIO, width: int | None = None, *, full: bool = False) -> int | None:
+    """How wide a table written to ``stream`` may be; ``None``: as wide as its cells.
+
+    ``width`` if given; else, unless ``full``, the terminal's width when ``stream``
+    is a terminal. Output that is not a terminal (a pipe, a file) is never cut.
+
+    Examples
+    --------
+    >>> table_width(io.StringIO()), table_width(io.StringIO(), 50), table_width(None, full=True)
+    (None, 50, None)
+    """
+    if width is not None:
+        return width
+    if full or stream is None or not stream.isatty():
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def _table(cells: list[list[str]], columns: Sequence[str], width: int | None) -> str:
+    # rich shares the width out between the columns and wraps long cells within
+    # theirs (nothing is cut); no markup, emoji or colour: cells are data
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="",
+                  padding=(0, 1))
+    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
+    # ids and short labels stay on one line when that leaves room; long text wraps first
+    keep = [w if w <= KEEP_WHOLE else 0 for w in widths]
+    room = sum(keep) + 3 * (len(columns) - 1) + 6 * keep.count(0)
+    if width is not None and room > width:
+        keep = [0] * len(columns)
+    for c, k in zip(columns, keep, strict=True):
+        table.add_column(c, overflow="fold", width=k or None)
+    for row in cells:
+        table.add_row(*row)
+    natural = sum(widths)
+    buf = io.StringIO()
+    console = Console(file=buf, width=width or natural + 3 * len(columns) + 10,
+                      color_system=None, markup=False, emoji=False, highlight=False,
+                      force_terminal=False, legacy_windows=False)
+    console.print(table)
+    lines = [line.rstrip() for line in buf.getvalue().splitlines()]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
 def emit(rows: Sequence[dict], columns: Sequence[str], fmt: str = "table",
-         stream: TextIO | None = None, *, max_width: int = 60) -> None:
+         stream: TextIO | None = None, *, width: int | None = None, full: bool = False) -> None:
     """Write ``rows`` to ``stream`` (stdout by default) in ``fmt``.
 
-    JSON gets the full rows; table and CSV get ``columns``.
+    JSON gets the full rows; table and CSV get ``columns``. A table fits into
+    :func:`table_width` columns: cells too long for their column wrap within it.
+
+    Examples
+    --------
+    >>> emit([{"id": "neurips2026-abstracts-3", "title": "A long title about MinHash"}],
+    ...      ["id", "title"], width=40)
+    id                        title
+    ────────────────────────────────────────
+    neurips2026-abstracts-3   A long title
+                              about MinHash
     """
     stream = stream or sys.stdout
     if fmt == "json":
@@ -101,13 +163,6 @@ def emit(rows: Sequence[dict], columns: Sequence[str], fmt: str = "table",
             w.writerow([_cell(r.get(c)) for c in columns])
         return
     cells = [[_cell(r.get(c)) for c in columns] for r in rows]
-    cells = [[v if len(v) <= max_width else v[: max_width - 1] + "…" for v in row]
-             for row in cells]
-    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
-    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
-    stream.write(line.rstrip() + "\n" + "  ".join("-" * w for w in widths) + "\n")
-    for row in cells:
-        stream.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip()
-                     + "\n")
+    stream.write(_table(cells, columns, table_width(stream, width, full=full)))
     if not rows:
         stream.write("(no results)\n")

@@ -1,9 +1,11 @@
 """Corpus readers: plain text, JSON Lines and CSV, all yielding :class:`~kg.core.model.Paper`.
 
 Readers are registered by file suffix in :data:`READERS`; :func:`read_corpus`
-picks one per file, checks every record and stops on the first bad one with an
-:class:`~kg.core.errors.InputError` naming the file and line (or, with
-``on_error="skip"``, records it and goes on).
+picks one per file (or the one named by ``input_format``), checks every record and
+stops on the first bad one with an :class:`~kg.core.errors.InputError` naming the
+file and line (or, with ``on_error="skip"``, records it and goes on). The input
+``-`` is standard input, read as :data:`STDIN_NAME` in ids and messages; its format
+is ``input_format``, else sniffed (:func:`sniff_format`).
 """
 
 from __future__ import annotations
@@ -15,17 +17,20 @@ import io
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from kg.core.errors import InputError, Messages
 from kg.core.model import Paper
 
 __all__ = [
-    "FIELDS", "MAX_TEXT_CHARS", "READERS", "YEARS", "ReadReport", "TITLE_MAX", "derive_title",
-    "input_name", "paper_from_record", "read_corpus", "read_csv", "read_jsonl", "read_records",
-    "read_text", "truncate_text",
+    "FIELDS", "INPUT_FORMATS", "MAX_TEXT_CHARS", "READERS", "YEARS", "ReadReport", "Reader",
+    "STDIN", "STDIN_NAME", "TITLE_MAX", "derive_title", "input_name", "paper_from_record",
+    "read_corpus", "read_csv", "read_jsonl", "read_records", "read_text", "sniff_format",
+    "truncate_text",
 ]
 
 TITLE_MAX = 100
@@ -55,9 +60,9 @@ def derive_title(text: str, limit: int = TITLE_MAX) -> str:
     return cut + "…"
 
 
-def _decode(path: Path) -> str:
+def _decode(path: Path, data: bytes | None = None) -> str:
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except FileNotFoundError:
         raise InputError(str(path), None, Messages.NO_SUCH_FILE) from None
     except IsADirectoryError:
@@ -164,12 +169,12 @@ def _record(rec: dict, path: Path, where: str, default_id: str) -> Paper | Input
         return e
 
 
-def read_text(path: Path) -> Iterator[Paper | InputError]:
+def read_text(path: Path, data: bytes | None = None) -> Iterator[Paper | InputError]:
     """Read the plain-text form: a header line, then blank-line-separated abstracts.
 
     Paper ``N`` (1-based, after the header) of ``NAME.txt`` gets the id ``NAME-N``.
     """
-    text = _decode(path)
+    text = _decode(path, data)
     lines = text.splitlines()
     body_start = 1
     while body_start < len(lines) and not lines[body_start].strip():
@@ -213,9 +218,9 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
     return rec
 
 
-def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
+def read_jsonl(path: Path, data: bytes | None = None) -> Iterator[Paper | InputError]:
     """Read JSON Lines: one object per line with ``abstract`` and optional fields."""
-    text = _decode(path)
+    text = _decode(path, data)
     # Split on "\n" only: str.splitlines() would also cut at U+2028, U+0085 … which
     # JSON allows unescaped inside strings.
     for lineno, line in enumerate(text.split("\n"), start=1):
@@ -241,9 +246,9 @@ def read_jsonl(path: Path) -> Iterator[Paper | InputError]:
         yield _record(rec, path, where, f"{path.stem}-{lineno}")
 
 
-def read_csv(path: Path) -> Iterator[Paper | InputError]:
+def read_csv(path: Path, data: bytes | None = None) -> Iterator[Paper | InputError]:
     """Read CSV with a header row naming ``abstract`` and optional fields."""
-    text = _decode(path)
+    text = _decode(path, data)
     csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # long abstracts are fine
     # strict: an unterminated quote is an error, not a field running to the end of the file
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
@@ -283,13 +288,36 @@ def _csv_detail(e: csv.Error) -> str:
     return str(e)
 
 
-READERS: dict[str, Callable[[Path], Iterator[Paper | InputError]]] = {
+Reader = Callable[[Path, bytes | None], Iterator[Paper | InputError]]
+
+#: The reader of each file suffix.
+READERS: dict[str, Reader] = {
     ".txt": read_text,
     ".jsonl": read_jsonl,
     ".ndjson": read_jsonl,
     ".json": read_jsonl,
     ".csv": read_csv,
 }
+#: The reader of each ``input_format`` name (``--input-format``).
+INPUT_FORMATS: dict[str, Reader] = {"txt": read_text, "jsonl": read_jsonl, "csv": read_csv}
+#: The input that means standard input.
+STDIN = "-"
+#: What standard input is called in paper ids (``stdin-3``) and messages.
+STDIN_NAME = "stdin"
+
+
+def sniff_format(data: bytes) -> str:
+    """The format of unnamed input: JSON Lines if it starts with ``{``, else plain text.
+
+    CSV is never guessed (a plain-text abstract may contain commas): name it.
+
+    Examples
+    --------
+    >>> sniff_format(b'\\n  {"abstract": "We study MinHash."}\\n'), sniff_format(b"My corpus\\n")
+    ('jsonl', 'txt')
+    """
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "jsonl" if head.startswith(b"{") else "txt"
 
 
 @dataclass
@@ -307,18 +335,25 @@ def _same(a: Paper, b: Paper) -> bool:
     return (a.title, a.abstract) == (b.title, b.abstract)
 
 
-def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> ReadReport:
+def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise",
+                input_format: str | None = None, stdin: BinaryIO | None = None) -> ReadReport:
     """Read every file in ``paths`` into one list of papers with unique ids.
 
     Parameters
     ----------
     paths : iterable of str or Path
-        Corpus files; the reader is chosen by suffix (see :data:`READERS`).
+        Corpus files; the reader is chosen by suffix (see :data:`READERS`). ``-``
+        (:data:`STDIN`) reads standard input.
     on_error : {"raise", "skip"}
         ``"raise"`` stops at the first bad record; ``"skip"`` records it in
         :attr:`ReadReport.skipped` and goes on (a file that cannot be read at
         all, such as an empty or binary one, is skipped as a whole). Either
         way, finding no paper at all is an error.
+    input_format : {"txt", "jsonl", "csv"}, optional
+        Read every input in this format (:data:`INPUT_FORMATS`) whatever its suffix;
+        by default standard input's format is sniffed (:func:`sniff_format`).
+    stdin : binary file, optional
+        What ``-`` reads (default: ``sys.stdin.buffer``).
 
     Examples
     --------
@@ -330,12 +365,24 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise") -> Read
     report = ReadReport()
     seen: dict[str, Paper] = {}
     for raw in paths:
-        path = Path(raw)
-        reader = READERS.get(path.suffix.lower())
-        if reader is None:
-            raise InputError(str(path), None, Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
+        data = None
+        if str(raw) == STDIN:
+            path = Path(STDIN_NAME)
+            data = (stdin or sys.stdin.buffer).read()
+            reader = INPUT_FORMATS[input_format or sniff_format(data)]
+        elif input_format:
+            path = Path(raw)
+            reader = INPUT_FORMATS[input_format]
+        else:
+            path = Path(raw)
+            found = READERS.get(path.suffix.lower())
+            if found is None:
+                raise InputError(str(path), None,
+                                 Messages.UNKNOWN_FORMAT.format(suffix=path.suffix))
+            reader = found
         try:
-            _read_file(reader(path), path, seen, report, on_error, name=str(input_name(path)))
+            name = STDIN_NAME if data is not None else str(input_name(path))
+            _read_file(reader(path, data), path, seen, report, on_error, name=name)
         except InputError as e:  # the whole file is unreadable (empty, binary …)
             if on_error != "skip":
                 raise

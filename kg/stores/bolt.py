@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.core.errors import Messages, QueryError, StoreError
+from kg.core.errors import CredentialsError, Messages, QueryError, StoreError
 from kg.core.layout import MODEL
 from kg.core.model import KnowledgeGraph
 from kg.stores.bolt_server import (
@@ -165,7 +165,7 @@ def bolt_errors(uri: str, database: str | None, *, user_query: bool = False) -> 
     try:
         yield
     except AuthError:
-        raise StoreError(Messages.BOLT_AUTH.format(uri=uri)) from None
+        raise CredentialsError(Messages.BOLT_AUTH.format(uri=uri), uri) from None
     except ServiceUnavailable as e:
         raise StoreError(Messages.BOLT_UNREACHABLE.format(uri=uri, detail=_first_line(e))
                          ) from None
