@@ -163,6 +163,7 @@ BAD = [
     ("no query", ("sparql", "{out}", "--file", "{tmp}/q.rq", "SELECT"),
      "give a query or --file, not both"),
     ("bad SPARQL", ("sparql", "{out}", "SELEC ?x"), "SPARQL syntax error"),
+    ("no SPARQL at all", ("sparql",), "give a query (or --file FILE)"),
     ("unknown paper", ("paper", "{out}", "no-such-paper"), "no paper with id 'no-such-paper'"),
     ("unknown concept", ("cooccur", "{out}", "no such concept"), "no concept matches"),
     ("view needs focus", ("viz", "{out}", "--view", "focus"), "--view focus needs --focus"),

@@ -59,7 +59,7 @@ class OutFirst(click.Command):
                   self.needs if self.needs is not None else
                   sum(1 for p in after if getattr(p, "kg_required", True)))
         out = given.pop(0) if len(given) > needed else str(DEFAULT_OUT)
-        if len(given) < needed:
+        if len(given) < needed and getattr(after[len(given)], "kg_required", True):
             raise click.MissingParameter(ctx=ctx, param=after[len(given)])
         ctx.params["out"] = Path(out)
         for i, p in enumerate(after):
