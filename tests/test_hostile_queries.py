@@ -467,3 +467,16 @@ def test_cypher_reads_at_most_limit_rows(bolt, example_kg):
     proc = kg("cypher", "MATCH (p:Paper) RETURN p.id AS id", *args, "--limit", "0",
               "--format", "csv")
     assert len(proc.stdout.splitlines()) == 1 + len(example_kg.papers) and not proc.stderr
+
+
+@pytest.mark.parametrize("content", [b"SELECT \xd0\x00\xff WHERE {}", b"#" * (2 << 20), None],
+                         ids=["binary", "huge", "endless"])
+def test_a_query_file_that_is_no_query_is_one_line(example_out, tmp_path, content):
+    path = tmp_path / "q.rq"
+    if content is None:
+        path = path.with_name("zero.rq")
+        path.symlink_to("/dev/zero")  # endless
+    else:
+        path.write_bytes(content)
+    line = one_line_error(kg("sparql", example_out, "--file", path))
+    assert str(path) in line and "is it a query?" in line

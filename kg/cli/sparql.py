@@ -56,7 +56,7 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str, timeout: f
     if query is not None and file is not None:
         raise QueryError(Messages.QUERY_ARGS)
     if file is not None:
-        query = file.read_text(encoding="utf-8")
+        query = _read_query(file)
     if not query or not query.strip():
         raise QueryError(Messages.NO_QUERY)
     text = query
@@ -69,6 +69,23 @@ def sparql(out: Path, query: str | None, file: Path | None, fmt: str, timeout: f
     sys.stdout.buffer.flush()
     if left_out:
         click.echo(Messages.ROWS_LEFT_OUT.format(n=left_out, limit=limit), err=True)
+
+
+#: The largest query file read (a query is text a person writes; /dev/zero is not one).
+MAX_QUERY_BYTES = 1 << 20
+
+
+def _read_query(path: Path) -> str:
+    with open(path, "rb") as f:
+        data = f.read(MAX_QUERY_BYTES + 1)
+    if len(data) > MAX_QUERY_BYTES:
+        raise QueryError(Messages.QUERY_FILE.format(
+            path=path, detail=f"longer than {MAX_QUERY_BYTES // 1024} KB; is it a query?"))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise QueryError(Messages.QUERY_FILE.format(
+            path=path, detail=f"not UTF-8 text (byte {e.start}); is it a query?")) from None
 
 
 @click.command(cls=OutFirst)

@@ -111,6 +111,7 @@ class Messages:
     SPARQL_SYNTAX = "SPARQL syntax error: {detail}"
     SPARQL_FAILED = "SPARQL query failed: {detail}"
     QUERY_ARGS = "give a query or --file, not both"
+    QUERY_FILE = "{path}: {detail}"
     SPARQL_SERVICE = ("the query has a SERVICE clause, which would ask another server over the "
                       "network; kg sparql asks only OUT (pass --allow-service to allow it)")
     TOO_MANY_TRIPLES = ("the query gives more than {n} triples; add a LIMIT (CONSTRUCT and "
