@@ -59,6 +59,7 @@ def main() -> None:
     ap.add_argument("--neurips", action="store_true")
     ap.add_argument("--out", type=Path, help="a built OUT folder: time its default pages")
     args = ap.parse_args()
+    render(make_view(synthetic(60, 500), "graph"))  # warm-up: imports (scipy) not timed
     measure("synthetic 1000 default", synthetic(1000, 2000), "graph")
     if args.out:
         from kg.stores.out import load_model
