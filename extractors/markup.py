@@ -21,7 +21,6 @@ _DROP = re.compile(
     r"|(?<!\\)\$[^$\n]{1,200}?(?<!\\)\$"             # inline math
     r"|\\(?:cite[a-z]*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^{}]*\}"
     r"|https?://\S+"
-    r"|<!--.*?-->"
     r"|</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>",     # HTML tags
     re.S,
 )
@@ -53,6 +52,22 @@ def _entity(m: re.Match) -> str:
     return (" " if ch.isspace() else ch) + " " * (len(m.group()) - 1)
 
 
+def _blank_comments(text: str) -> str:
+    """``text`` with HTML comments blanked, in one pass.
+
+    Not a regex: ``<!--.*?-->`` scans to the end of the text from every ``<!--`` that is
+    never closed, which made a text of them quadratic (100,000 characters: 40 s).
+    """
+    parts, pos = [], 0
+    while (start := text.find("<!--", pos)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:  # no comment closes after this one either
+            break
+        parts += [text[pos:start], " " * (end + 3 - start)]
+        pos = end + 3
+    return "".join(parts) + text[pos:] if parts else text
+
+
 def mask_markup(text: str) -> str:
     """A copy of ``text`` with markup blanked out, of exactly the same length.
 
@@ -76,7 +91,7 @@ def mask_markup(text: str) -> str:
     """
     if not _CHEAP.search(text):
         return text
-    out = _DROP.sub(_blank, text)
+    out = _DROP.sub(_blank, _blank_comments(text))
     for _ in range(3):  # nested wrappers: \\emph{\\textbf{x}}
         new = _WRAP.sub(_keep_group(1), out)
         if new == out:

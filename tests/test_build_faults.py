@@ -347,3 +347,24 @@ def test_a_cache_with_edited_spans_is_not_trusted(tmp_path):
                            "hashes say (edited or damaged); building from scratch\n")
     full = build([corpus], tmp_path / "full", page=False, incremental=False)
     assert (tmp_path / "out" / MODEL).read_bytes() == (full.out / MODEL).read_bytes()
+
+
+@given(st.text(alphabet="ab (\n\t.", max_size=600), st.integers(0, 600), st.integers(1, 17))
+def test_acronym_long_forms_read_the_same_words_as_splitting_the_whole_prefix(text, end, n):
+    """Acronym definitions look back a few words; reading the whole prefix was quadratic."""
+    from extractors.acronyms import _WORD, _last_words
+
+    end = min(end, len(text))
+    old = list(_WORD.finditer(text[:end].rstrip()))[-n:]
+    assert [(w.start(), w.end()) for w in _last_words(text, end, n)] == \
+        [(w.start(), w.end()) for w in old]
+
+
+def test_html_comments_are_blanked_and_an_unclosed_one_is_left(tmp_path):
+    """Comments are blanked in one pass (the regex was quadratic on unclosed ones)."""
+    from extractors.markup import mask_markup
+
+    text = "GNNs <!-- a note --> work. " + "<!-- open " * 1000
+    masked = mask_markup(text)
+    assert len(masked) == len(text)
+    assert masked.startswith("GNNs " + " " * len("<!-- a note -->") + " work. <!-- open ")
