@@ -238,11 +238,21 @@ def test_the_shape_catches_broken_graphs(example_out):
     kgv = rdflib.Namespace("https://w3id.org/kg-abstracts/vocab#")
     paper = rdflib.URIRef("https://w3id.org/kg-abstracts/paper/" + paper_id(11))
     concept = rdflib.URIRef("https://w3id.org/kg-abstracts/concept/graph-neural-network")
+    mention = rdflib.URIRef(f"https://w3id.org/kg-abstracts/paper/{paper_id(11)}/mention/1")
+    dataset = rdflib.URIRef("https://w3id.org/kg-abstracts/dataset")
+    oa = rdflib.Namespace("http://www.w3.org/ns/oa#")
+    prov = rdflib.Namespace("http://www.w3.org/ns/prov#")
+    void = rdflib.Namespace("http://rdfs.org/ns/void#")
+    assert (mention, oa.hasBody, None) in g and (dataset, void.classPartition, None) in g
     broken = [
         lambda g: g.remove((paper, dcterms.title, None)),
         lambda g: g.add((paper, dcterms.subject, concept)),  # a subject without a mention
         lambda g: g.set((concept, kgv.conceptType, rdflib.Literal("gadget"))),
         lambda g: g.set((concept, kgv.idf, rdflib.Literal("high"))),
+        # the Web Annotation form must say what the kgv: form says
+        lambda g: g.set((mention, oa.hasBody, concept)),
+        lambda g: g.remove((mention, prov.wasAttributedTo, None)),
+        lambda g: g.remove((dataset, void.classPartition, None)),
     ]
     for damage in broken:
         copy = rdflib.Graph()

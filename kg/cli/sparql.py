@@ -170,14 +170,29 @@ def stats(out: Path, engine: str, fmt: str, filters: dict) -> None:
 @click.command(cls=OutFirst)
 @out_argument
 @click.option("--format", "fmt", type=click.Choice(["turtle", "jsonld", "ntriples", "graphml",
-                                                     "csv"]),
-              default="turtle", show_default=True, help="Export format.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write to this file; - or none: standard output.")
+                                                     "csv", "neo4j-csv"]),
+              default="turtle", show_default=True,
+              help="Export format; neo4j-csv writes a folder for neo4j-admin database import.")
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write to this file; - or none: standard output. With neo4j-csv, the "
+                   "folder to write (required).")
 def export(out: Path, fmt: str, output: Path | None) -> None:
-    """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML or CSV."""
-    from kg.stores.export import export as do_export  # stores inside commands (see kg.cli)
+    """Export the graph in OUT as Turtle, JSON-LD, N-Triples, GraphML, CSV or neo4j-admin CSV."""
+    # stores inside commands (see kg.cli)
+    from kg.core.errors import Messages, OutputError
+    from kg.stores.export import FOLDER_FORMATS, export_folder
+    from kg.stores.export import export as do_export
 
+    if fmt in FOLDER_FORMATS:
+        if output is None or str(output) == "-":
+            raise OutputError(Messages.EXPORT_NEEDS_DIR.format(fmt=fmt))
+        from kg.stores.neo4j_csv import import_command
+
+        files = export_folder(out, fmt, output)
+        click.echo(f"wrote {', '.join(str(f) for f in files)}", err=True)
+        click.echo("import them into a stopped Neo4j 5 server with:", err=True)
+        click.echo(import_command(output.resolve()))
+        return
     if output is None or str(output) == "-":
         do_export(out, fmt, sys.stdout.buffer)
         sys.stdout.buffer.flush()

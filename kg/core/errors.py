@@ -89,6 +89,10 @@ class Messages:
     OUT_NOT_OURS = ("{out} exists and is not a kg output folder (no manifest.json); refusing to "
                     "replace it: choose another -o or remove it")
     OUT_NOT_WRITABLE = "cannot write the output {out}: {detail}"
+    EXPORT_DIR_IS_FILE = "{path} is a file; --format {fmt} writes a folder (choose another -o)"
+    EXPORT_NEEDS_DIR = "--format {fmt} writes several files: give a folder with -o DIR"
+    ARRAY_DELIMITER_IN_VALUE = ("{what} of {node} contains the array delimiter {delimiter}, which "
+                                "neo4j-admin would split on")
     NOT_BUILT = "{path} is not a built graph folder (run 'kg build' first; no {missing})"
     DAMAGED = ("{path} is damaged and cannot be read ({detail}); build OUT again with "
                "'kg build … -o OUT --no-incremental'")

@@ -8,9 +8,9 @@ from __future__ import annotations
 from urllib.parse import quote
 
 __all__ = [
-    "BASE", "CONCEPT_NS", "DATASET", "DCTERMS", "KGV", "PAPER_NS", "PREFIXES", "PROV", "RDF",
-    "RDFS", "SCHEMA", "SCHEME", "SKOS", "XSD", "concept_iri", "link_iri", "mention_iri",
-    "paper_iri", "sparql_prefixes",
+    "BASE", "CONCEPT_NS", "DATASET", "DCTERMS", "EXTRACTOR_NS", "KGV", "OA", "OWL", "PAPER_NS",
+    "PREFIXES", "PROV", "RDF", "RDFS", "SCHEMA", "SCHEME", "SKOS", "VOID", "XSD", "concept_iri",
+    "extractor_iri", "link_iri", "mention_iri", "paper_iri", "sparql_prefixes",
 ]
 
 BASE = "https://w3id.org/kg-abstracts/"
@@ -19,18 +19,24 @@ CONCEPT_NS = BASE + "concept/"
 PAPER_NS = BASE + "paper/"
 SCHEME = BASE + "lexicon"
 DATASET = BASE + "dataset"
+#: the extractors, as PROV software agents (``kgx:lexicon`` …)
+EXTRACTOR_NS = BASE + "extractor/"
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 DCTERMS = "http://purl.org/dc/terms/"
 SCHEMA = "https://schema.org/"
 PROV = "http://www.w3.org/ns/prov#"
+OA = "http://www.w3.org/ns/oa#"  # W3C Web Annotation
+VOID = "http://rdfs.org/ns/void#"
+OWL = "http://www.w3.org/2002/07/owl#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
 PREFIXES = {
-    "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "skos": SKOS, "dcterms": DCTERMS,
-    "schema": SCHEMA, "prov": PROV, "rdf": RDF, "rdfs": RDFS, "xsd": XSD,
+    "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "kgx": EXTRACTOR_NS, "skos": SKOS,
+    "dcterms": DCTERMS, "schema": SCHEMA, "prov": PROV, "oa": OA, "void": VOID, "rdf": RDF,
+    "rdfs": RDFS, "owl": OWL, "xsd": XSD,
 }
 
 
@@ -52,6 +58,11 @@ def mention_iri(paper_id: str, n: int) -> str:
 def link_iri(paper_id: str, concept_id: str) -> str:
     """IRI of the link between a paper and a concept it mentions (a ``kgv:ConceptLink``)."""
     return f"{paper_iri(paper_id)}/concept/{quote(concept_id, safe='-._~')}"
+
+
+def extractor_iri(name: str) -> str:
+    """IRI of the extractor ``name`` (a ``prov:SoftwareAgent``: ``lexicon``, ``model`` …)."""
+    return EXTRACTOR_NS + quote(name, safe="-._~")
 
 
 def sparql_prefixes() -> str:

@@ -1,11 +1,13 @@
-"""``kg export``: the built graph as Turtle, JSON-LD, N-Triples, GraphML or CSV.
+"""``kg export``: the built graph as Turtle, JSON-LD, N-Triples, GraphML, CSV or neo4j-admin CSV.
 
 RDF formats are written from the Oxigraph store, triples sorted so the same
-build gives the same bytes. GraphML is the networkx view
-(:func:`kg.stores.graph.to_networkx`: paper and concept nodes, ``mentions``,
-``broader`` and ``shares`` edges; list attributes are joined with ``"; "``
-and missing values left out, as GraphML has no null or list type). CSV is one
-table with a row per paper–concept link:
+build gives the same bytes; JSON-LD is compact, with the shipped ``@context``
+(:mod:`kg.stores.jsonld`). GraphML is the directed networkx view
+(:func:`kg.stores.graph.to_networkx`: paper and concept nodes with ``kind``, ``label``
+and ``type``; ``mentions``, ``broader`` (narrower → broader) and ``shares`` edges; list
+attributes are joined with ``"; "`` and missing values left out, as GraphML has no null
+or list type). ``neo4j-csv`` is a folder for ``neo4j-admin database import``
+(:mod:`kg.stores.neo4j_csv`). CSV is one table with a row per paper–concept link:
 
 ``paper_id, paper_title, year, venue, concept_id, concept_label, concept_type,
 mentions, evidence``
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import BinaryIO
 
@@ -25,16 +28,18 @@ import pyoxigraph as ox
 from kg.core.vocab import PREFIXES
 from kg.stores.out import damaged, load_model, open_store
 
-__all__ = ["CSV_COLUMNS", "FORMATS", "csv_rows", "export", "rdf_bytes", "sorted_triples"]
+__all__ = ["CSV_COLUMNS", "FOLDER_FORMATS", "FORMATS", "csv_rows", "export", "export_folder",
+           "rdf_bytes", "sorted_triples"]
 
+#: formats written to one stream, and those written as a folder of files
 FORMATS = ("turtle", "jsonld", "ntriples", "graphml", "csv")
-_RDF = {"turtle": ox.RdfFormat.TURTLE, "jsonld": ox.RdfFormat.JSON_LD,
-        "ntriples": ox.RdfFormat.N_TRIPLES}
+FOLDER_FORMATS = ("neo4j-csv",)
+_RDF = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES}
 CSV_COLUMNS = ["paper_id", "paper_title", "year", "venue", "concept_id", "concept_label",
                "concept_type", "mentions", "evidence"]
 
 
-def sorted_triples(out: Path) -> list[ox.Triple]:
+def sorted_triples(out: str | Path) -> list[ox.Triple]:
     """Every triple of the store of ``out`` (default graph), in N-Triples order."""
     store = open_store(Path(out))
     try:
@@ -46,13 +51,18 @@ def sorted_triples(out: Path) -> list[ox.Triple]:
     return ts
 
 
-def rdf_bytes(out: Path, fmt: str = "ntriples") -> bytes:
+def rdf_bytes(out: str | Path, fmt: str = "ntriples") -> bytes:
     """The graph of ``out`` serialised as ``turtle``, ``jsonld`` or ``ntriples``."""
+    if fmt == "jsonld":
+        from kg.stores.jsonld import compact_document
+
+        doc = compact_document(sorted_triples(out))
+        return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
     prefixes = None if fmt == "ntriples" else PREFIXES
     return ox.serialize(sorted_triples(out), format=_RDF[fmt], prefixes=prefixes)
 
 
-def _graphml(out: Path, stream: BinaryIO) -> None:
+def _graphml(out: str | Path, stream: BinaryIO) -> None:
     # networkx (~0.2 s) only for GraphML: the RDF and CSV exports do not need it
     import networkx as nx
 
@@ -68,7 +78,7 @@ def _graphml(out: Path, stream: BinaryIO) -> None:
     nx.write_graphml(g, stream, encoding="utf-8")
 
 
-def csv_rows(out: Path) -> list[dict]:
+def csv_rows(out: str | Path) -> list[dict]:
     """The rows of the CSV export (one per paper–concept link, by paper then concept id)."""
     kg = load_model(Path(out))
     first = kg.first_evidence
@@ -103,7 +113,7 @@ def export(out: str | Path, fmt: str, stream: BinaryIO) -> None:
     True
     """
     out = Path(out)
-    if fmt in _RDF:
+    if fmt in _RDF or fmt == "jsonld":
         stream.write(rdf_bytes(out, fmt))
     elif fmt == "graphml":
         _graphml(out, stream)
@@ -115,3 +125,16 @@ def export(out: str | Path, fmt: str, stream: BinaryIO) -> None:
         stream.write(buf.getvalue().encode("utf-8"))
     else:
         raise ValueError(f"unknown export format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+
+def export_folder(out: str | Path, fmt: str, folder: str | Path) -> list[Path]:
+    """Write the graph of ``out`` as the files of ``fmt`` (``neo4j-csv``) into ``folder``.
+
+    Returns the files written.
+    """
+    if fmt != "neo4j-csv":
+        raise ValueError(f"unknown folder format {fmt!r}; choose from "
+                         f"{', '.join(FOLDER_FORMATS)}")
+    from kg.stores.neo4j_csv import write_neo4j_csv
+
+    return write_neo4j_csv(load_model(out), folder)

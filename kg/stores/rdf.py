@@ -3,10 +3,13 @@
 Papers are ``schema:ScholarlyArticle`` with Dublin Core metadata and
 ``dcterms:subject`` links to the concepts they mention; concepts are
 ``skos:Concept`` with labels, alt labels and ``skos:broader``; each mention is
-a ``kgv:Mention`` node carrying its offsets, text, sentence and extractor; each
+a ``kgv:Mention`` node carrying its offsets, text, sentence and extractor (and, in the
+standard vocabularies, a W3C Web Annotation of the paper with the concept as body,
+attributed with PROV to its extractor); each
 paper–concept pair is also a ``kgv:ConceptLink`` node summarising its mentions
 (count, title count, first mention and its sentence), so questions over many
-papers need not read every mention.
+papers need not read every mention. The totals are a VoID dataset description.
+Every ``kgv:`` term is defined in ``kg/vocab.ttl``.
 Triples are produced in a fixed order so the same input gives the same bytes.
 """
 
@@ -23,20 +26,25 @@ from kg.core.vocab import (
     DATASET,
     DCTERMS,
     KGV,
+    OA,
+    PROV,
     RDF,
+    RDFS,
     SCHEMA,
     SCHEME,
     SKOS,
+    VOID,
     XSD,
     concept_iri,
+    extractor_iri,
     link_iri,
     mention_iri,
     paper_iri,
 )
 
 __all__ = [
-    "concept_triples", "corpus_triples", "dataset_triples", "link_triples", "mention_triples",
-    "paper_block", "paper_triples", "triples",
+    "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "extractor_triples",
+    "link_triples", "mention_triples", "paper_block", "paper_triples", "triples",
 ]
 
 _A = ox.NamedNode(RDF + "type")
@@ -117,6 +125,10 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
 _MENTION = {name: _n(KGV + name) for name in (
     "Mention", "paper", "concept", "field", "start", "end", "text", "sentence", "extractor",
     "score")}
+_ANNOTATION = _n(OA + "Annotation")
+_HAS_BODY = _n(OA + "hasBody")
+_HAS_TARGET = _n(OA + "hasTarget")
+_ATTRIBUTED_TO = _n(PROV + "wasAttributedTo")
 
 
 def mention_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
@@ -128,9 +140,15 @@ def mention_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
     p = _n(paper_iri(pid))
     for n, m in enumerate(kg.mentions_by_paper.get(pid, ()), start=1):
         s = _n(mention_iri(pid, n))
+        c = _n(concept_iri(m.concept))
         yield ox.Triple(s, _A, cls)
+        yield ox.Triple(s, _A, _ANNOTATION)
         yield ox.Triple(s, paper, p)
-        yield ox.Triple(s, concept, _n(concept_iri(m.concept)))
+        yield ox.Triple(s, concept, c)
+        # the same in Web Annotation and PROV terms, for tools that know those only
+        yield ox.Triple(s, _HAS_BODY, c)
+        yield ox.Triple(s, _HAS_TARGET, p)
+        yield ox.Triple(s, _ATTRIBUTED_TO, _n(extractor_iri(m.extractor)))
         yield ox.Triple(s, field, _lit(m.field))
         yield ox.Triple(s, start, _int(m.start))
         yield ox.Triple(s, end, _int(m.end))
@@ -175,14 +193,32 @@ _LINK = {name: _n(KGV + name) for name in (
     "firstMention", "evidence")}
 
 
+#: the vocabularies the graph uses (``void:vocabulary`` of the dataset)
+VOCABULARIES = (DCTERMS, KGV, OA, PROV, SCHEMA, SKOS)
+
+
 def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """The ``kgv:Dataset`` node: how many papers, concepts, mentions, concepts per type.
 
-    Written at build so ``stats`` reads them instead of counting every node.
+    Written at build so ``stats`` reads them instead of counting every node. It is also
+    a ``void:Dataset`` with one ``void:classPartition`` per class (``void:entities``) and
+    its ``void:vocabulary``.
     """
     s = _n(DATASET)
     total = _n(KGV + "conceptTotal")
     yield ox.Triple(s, _A, _n(KGV + "Dataset"))
+    yield ox.Triple(s, _A, _n(VOID + "Dataset"))
+    n_links = sum(len(c) for c in kg.paper_concepts.values())
+    for name, cls, n in (("paper", SCHEMA + "ScholarlyArticle", len(kg.papers)),
+                         ("concept", SKOS + "Concept", len(kg.concepts)),
+                         ("mention", KGV + "Mention", len(kg.mentions)),
+                         ("link", KGV + "ConceptLink", n_links)):
+        part = _n(f"{DATASET}/class/{name}")
+        yield ox.Triple(s, _n(VOID + "classPartition"), part)
+        yield ox.Triple(part, _n(VOID + "class"), _n(cls))
+        yield ox.Triple(part, _n(VOID + "entities"), _int(n))
+    for ns in VOCABULARIES:
+        yield ox.Triple(s, _n(VOID + "vocabulary"), _n(ns))
     yield ox.Triple(s, _n(KGV + "paperTotal"), _int(len(kg.papers)))
     yield ox.Triple(s, total, _int(len(kg.concepts)))
     yield ox.Triple(s, _n(KGV + "mentionTotal"), _int(len(kg.mentions)))
@@ -196,10 +232,19 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(t, total, _int(by_type[name]))
 
 
+def extractor_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Each extractor that found a mention, as a ``prov:SoftwareAgent`` named by its label."""
+    for name in sorted({m.extractor for m in kg.mentions}):
+        s = _n(extractor_iri(name))
+        yield ox.Triple(s, _A, _n(PROV + "SoftwareAgent"))
+        yield ox.Triple(s, _n(RDFS + "label"), _lit(name))
+
+
 def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """The triples that depend on the whole corpus: concepts (counts, idf) and totals."""
+    """The triples that depend on the whole corpus: concepts (counts, idf), totals, extractors."""
     yield from concept_triples(kg)
     yield from dataset_triples(kg)
+    yield from extractor_triples(kg)
 
 
 def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
