@@ -15,11 +15,11 @@ which no title, label or sentence contains; abstracts may hold line breaks
 from __future__ import annotations
 
 import csv
-import os
 import shlex
 from pathlib import Path
 
 from kg.core.errors import Messages, OutputError
+from kg.core.files import atomic_write
 from kg.core.model import KnowledgeGraph
 from kg.stores.bolt import broader_rows, concept_rows, mention_rows, paper_rows
 
@@ -99,12 +99,10 @@ origin:string,papers:int,type:string,:LABEL'
     for name in FILES:
         header, body = tables[name]
         path = folder / name
-        tmp = path.with_name(f".{name}.tmp")
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
+        with atomic_write(path, text=True) as f:  # a failed export keeps the earlier file
             w = csv.writer(f, lineterminator="\n")
             w.writerow(header)
             w.writerows(body)
-        os.replace(tmp, path)
         written.append(path)
     script = folder / _SCRIPT
     command = import_command(None, database="${1:-neo4j}")
