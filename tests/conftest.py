@@ -103,3 +103,19 @@ def out(good_out, tmp_path) -> Path:
     from tests.guard import copy_out
 
     return copy_out(good_out, tmp_path / "out")
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """A private cache for local servers; append each OUT served, its server is stopped after."""
+    from kg.stores.bolt_server import forget_state, load_state, stop_server
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    outs: list = []
+    yield outs
+    for out in outs:
+        server = load_state(out)
+        if server is not None:
+            stop_server(server)
+            forget_state(out)

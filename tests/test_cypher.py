@@ -97,22 +97,6 @@ def test_papers_by_concept_match_a_careful_reader(bolt, example_kg):
             {paper_id(n) for n in expected}
 
 
-@pytest.fixture
-def own_cache(tmp_path, monkeypatch):
-    """A private cache for local servers; any server left running is stopped afterwards."""
-    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("NEO4J_URI", raising=False)
-    outs: list = []
-    yield outs
-    from kg.stores.bolt_server import forget_state, stop_server
-
-    for out in outs:
-        server = load_state(out)
-        if server is not None:
-            stop_server(server)
-            forget_state(out)
-
-
 def test_cypher_without_uri_serves_the_build_and_follows_rebuilds(own_cache, tmp_path):
     out = tmp_path / "kg-out"
     own_cache.append(out)

@@ -163,21 +163,6 @@ def test_cypher_read_queries_pass(text):
 # -- kg cypher on the local server: a read-only view of OUT --------------------------------
 
 
-@pytest.fixture
-def servers(tmp_path, monkeypatch):
-    """Local servers in a private cache, stopped afterwards (append each OUT served)."""
-    from kg.stores.bolt_server import forget_state, load_state, stop_server
-
-    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.delenv("NEO4J_URI", raising=False)
-    outs: list = []
-    yield outs
-    for out in outs:
-        server = load_state(out)
-        if server is not None:
-            stop_server(server)
-            forget_state(out)
-
 SLOW_CYPHER = ("MATCH (a), (b), (c), (d) WHERE a.id + b.id + c.id + d.id = 'x' "
                "RETURN count(*) AS n")
 
@@ -191,12 +176,12 @@ def _count(out, *extra):
     return json.loads(proc.stdout)[0]["n"]
 
 
-def test_local_cypher_reads_no_file_and_changes_nothing_by_default(servers, example_out):
+def test_local_cypher_reads_no_file_and_changes_nothing_by_default(own_cache, example_out):
     from kg.core.errors import KGError
     from kg.stores.bolt import connect
     from kg.stores.bolt_server import load_state
 
-    servers.append(example_out)
+    own_cache.append(example_out)
     assert _count(example_out) == 19
     load = "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l"
     for extra in ([], ["--write"]):  # refused by kg, then by the server itself
@@ -217,10 +202,10 @@ def test_local_cypher_reads_no_file_and_changes_nothing_by_default(servers, exam
     assert _count(example_out) == 19
 
 
-def test_cypher_write_changes_the_graph_until_the_next_read_only_use(servers, example_out):
+def test_cypher_write_changes_the_graph_until_the_next_read_only_use(own_cache, example_out):
     import json
 
-    servers.append(example_out)
+    own_cache.append(example_out)
     proc = kg("cypher", "MATCH (p:Paper) DETACH DELETE p", "--out", example_out, "--write")
     assert proc.returncode == 0, proc.stderr
     assert _count(example_out, "--write") == 0  # the writer sees its change
@@ -244,8 +229,8 @@ def test_stats_on_a_changed_bolt_graph_is_one_line(bolt, example_kg, example_out
         bolt.forget()  # the next load pushes (and replaces) again
 
 
-def test_cypher_timeout_and_ctrl_c(servers, example_out):
-    servers.append(example_out)
+def test_cypher_timeout_and_ctrl_c(own_cache, example_out):
+    own_cache.append(example_out)
     assert _count(example_out) == 19  # the server is up
     line = one_line_error(kg("cypher", SLOW_CYPHER, "--out", example_out, "--timeout", "2"))
     assert "did not finish within 2 s" in line
@@ -264,14 +249,14 @@ def test_cypher_timeout_and_ctrl_c(servers, example_out):
 
 
 @pytest.mark.parametrize("inherited", [signal.SIG_DFL, signal.SIG_IGN])
-def test_serve_stops_on_ctrl_c_right_after_its_port_opens(servers, example_out, inherited):
+def test_serve_stops_on_ctrl_c_right_after_its_port_opens(own_cache, example_out, inherited):
     """Also when started with SIGINT ignored (as a shell starts a background job)."""
     import time
 
     from kg.core.processes import free_port, port_in_use
     from kg.stores.bolt_server import load_state
 
-    servers.append(example_out)
+    own_cache.append(example_out)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", str(example_out),
                              "--port", str(port)], stdout=subprocess.PIPE,
