@@ -69,6 +69,8 @@ def trends(source: Any, *, start: int | None = None, end: int | None = None,
     end = present[-1] if end is None and present else end
     a = {p for p, y in years.items() if y == start}
     b = {p for p, y in years.items() if y == end}
+    if not present:
+        raise NotFoundError(Messages.TREND_NO_YEARS)
     if not a or not b or start == end:
         raise NotFoundError(Messages.TREND_YEARS.format(
             start=start, end=end, years=", ".join(map(str, present)) or "none"))

@@ -239,3 +239,12 @@ def test_cli_trends(dated_build):
     header, *rows = proc.stdout.splitlines()
     assert header == "trend,label,type,papers_from,papers_to,share_from,share_to,change"
     assert rows and {r.split(",")[0] for r in rows} == {"rising", "falling"}
+
+
+def test_cli_trends_without_years_says_what_is_missing(example_out):
+    # the example corpus is plain text: no paper has a year, and the error must say so
+    proc = run_kg("trends", example_out)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        "kg: error: trends compare the papers of two different years, and no paper here has "
+        "a year (give 'year' in JSON Lines or CSV input)"]

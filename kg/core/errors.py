@@ -100,6 +100,8 @@ class Messages:
     NO_PAPER = "no paper with id '{id}'{hint}"
     TREND_YEARS = ("trends compare the papers of two different years; {start} → {end} does not "
                    "(years with papers: {years})")
+    TREND_NO_YEARS = ("trends compare the papers of two different years, and no paper here has a "
+                      "year (give 'year' in JSON Lines or CSV input)")
     NOT_MENTIONED = "no paper mentions '{label}' or a narrower concept"
     SAME_TOPIC = "'{a}' and '{b}' both name the concept '{label}'; give two different topics"
     VIEW_NEEDS = "--view {view} needs {option}"
