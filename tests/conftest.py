@@ -119,3 +119,11 @@ def own_cache(tmp_path, monkeypatch):
         if server is not None:
             stop_server(server)
             forget_state(out)
+
+
+@pytest.fixture(scope="session")
+def built_graph(example_out):
+    """The example build's ``graph.ttl`` parsed by rdflib."""
+    import rdflib
+
+    return rdflib.Graph().parse(example_out / "graph.ttl", format="turtle")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -86,3 +87,12 @@ def copy_out(src: Path, dest: Path) -> Path:
     """A private copy of a built OUT that a test may try to overwrite."""
     shutil.copytree(src, dest)
     return dest
+
+
+def export_bytes(out: Path, fmt: str) -> bytes:
+    """What ``kg export OUT --format FMT`` writes, as bytes."""
+    from kg.stores.export import export
+
+    buf = io.BytesIO()
+    export(out, fmt, buf)
+    return buf.getvalue()

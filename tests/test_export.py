@@ -12,38 +12,28 @@ from click.testing import CliRunner
 from rdflib.compare import isomorphic
 
 from kg.cli import cli
-from kg.stores.export import CSV_COLUMNS, export
+from kg.stores.export import CSV_COLUMNS
 from tests.conftest import paper_id
-
-
-def _export(out, fmt) -> bytes:
-    buf = io.BytesIO()
-    export(out, fmt, buf)
-    return buf.getvalue()
-
-
-@pytest.fixture(scope="module")
-def built_graph(example_out):
-    return rdflib.Graph().parse(example_out / "graph.ttl", format="turtle")
+from tests.guard import export_bytes
 
 
 @pytest.mark.parametrize("fmt, parser", [("turtle", "turtle"), ("ntriples", "nt"),
                                          ("jsonld", "json-ld")])
 def test_rdf_exports_are_the_built_graph(example_out, built_graph, fmt, parser):
-    data = _export(example_out, fmt)
+    data = export_bytes(example_out, fmt)
     g = rdflib.Graph().parse(data=data, format=parser)
     assert isomorphic(g, built_graph)
-    assert _export(example_out, fmt) == data  # deterministic
+    assert export_bytes(example_out, fmt) == data  # deterministic
 
 
 def test_turtle_uses_the_project_prefixes(example_out):
-    text = _export(example_out, "turtle").decode("utf-8")
+    text = export_bytes(example_out, "turtle").decode("utf-8")
     assert "@prefix kgv: <https://w3id.org/kg-abstracts/vocab#> ." in text
     assert "skos:prefLabel" in text
 
 
 def test_graphml_has_papers_concepts_and_links(example_out, example_kg):
-    g = nx.read_graphml(io.BytesIO(_export(example_out, "graphml")))
+    g = nx.read_graphml(io.BytesIO(export_bytes(example_out, "graphml")))
     kinds = nx.get_node_attributes(g, "kind")
     assert sum(k == "paper" for k in kinds.values()) == 19
     assert sum(k == "concept" for k in kinds.values()) == len(example_kg.concepts)
@@ -55,7 +45,7 @@ def test_graphml_has_papers_concepts_and_links(example_out, example_kg):
 
 
 def test_csv_is_one_row_per_paper_concept_link(example_out, example_kg):
-    rows = list(csv.DictReader(io.StringIO(_export(example_out, "csv").decode("utf-8"))))
+    rows = list(csv.DictReader(io.StringIO(export_bytes(example_out, "csv").decode("utf-8"))))
     assert list(rows[0]) == CSV_COLUMNS
     assert len(rows) == sum(len(c) for c in example_kg.paper_concepts.values())
     gnn = next(r for r in rows if r["paper_id"] == paper_id(3)
@@ -70,7 +60,7 @@ def test_cli_export_to_file_and_stdout(example_out, tmp_path):
     r = CliRunner().invoke(cli, ["export", str(example_out), "--format", "ntriples",
                                  "-o", str(target)])
     assert r.exit_code == 0, r.output
-    assert target.read_bytes() == _export(example_out, "ntriples")
+    assert target.read_bytes() == export_bytes(example_out, "ntriples")
     r = CliRunner().invoke(cli, ["export", str(example_out), "--format", "csv"])
     assert r.exit_code == 0
     assert r.stdout.splitlines()[0] == ",".join(CSV_COLUMNS)

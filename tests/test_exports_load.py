@@ -4,7 +4,6 @@ JSON-LD processors (compact, with the shipped context), RDFS tools (kg/vocab.ttl
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
 import warnings
@@ -18,21 +17,10 @@ from click.testing import CliRunner
 from rdflib.compare import isomorphic
 
 from kg.cli import cli
-from kg.stores.export import export
 from tests.conftest import paper_id
+from tests.guard import export_bytes
 
 KGV = "https://w3id.org/kg-abstracts/vocab#"
-
-
-def _export(out, fmt) -> bytes:
-    buf = io.BytesIO()
-    export(out, fmt, buf)
-    return buf.getvalue()
-
-
-@pytest.fixture(scope="module")
-def built_graph(example_out):
-    return rdflib.Graph().parse(example_out / "graph.ttl", format="turtle")
 
 
 # -- GraphML --------------------------------------------------------------------------------
@@ -40,7 +28,7 @@ def built_graph(example_out):
 @pytest.fixture(scope="module")
 def graphml_file(example_out, tmp_path_factory):
     path = tmp_path_factory.mktemp("graphml") / "kg.graphml"
-    path.write_bytes(_export(example_out, "graphml"))
+    path.write_bytes(export_bytes(example_out, "graphml"))
     return path
 
 
@@ -207,16 +195,16 @@ def _shipped_context() -> dict:
 
 
 def test_jsonld_is_compact_with_the_shipped_context(example_out):
-    doc = json.loads(_export(example_out, "jsonld"))
+    doc = json.loads(export_bytes(example_out, "jsonld"))
     assert doc["@context"] == _shipped_context()["@context"]
     keys = {k for node in doc["@graph"] for k in node}
     assert not [k for k in keys if "://" in k]  # no full IRI as a key
     assert {"title", "prefLabel", "subject", "start", "hasBody"} <= keys
-    assert _export(example_out, "jsonld") == _export(example_out, "jsonld")
+    assert export_bytes(example_out, "jsonld") == export_bytes(example_out, "jsonld")
 
 
 def test_jsonld_gives_back_the_graph_in_rdflib(example_out, built_graph):
-    g = rdflib.Graph().parse(data=_export(example_out, "jsonld"), format="json-ld")
+    g = rdflib.Graph().parse(data=export_bytes(example_out, "jsonld"), format="json-ld")
     assert isomorphic(g, built_graph)
 
 
@@ -265,7 +253,7 @@ def _pyld_dataset(out) -> dict:
 def test_jsonld_compaction_matches_pyld(example_out, built_graph):
     pyld = pytest.importorskip("pyld", reason="PyLD is not installed (pip install '.[test]')")
     jsonld = pyld.jsonld
-    doc = json.loads(_export(example_out, "jsonld"))
+    doc = json.loads(export_bytes(example_out, "jsonld"))
     # a JSON-LD processor reads it back to the same triples …
     nquads = jsonld.to_rdf(doc, {"format": "application/n-quads"})
     assert isomorphic(_doubles_by_value(rdflib.Graph().parse(data=nquads, format="nt")),

@@ -19,9 +19,9 @@ FORMATS = ("table", "json", "csv")
 KEEP_WHOLE = 24
 # C0 and C1 controls (ESC, CSI, OSC, BEL ...), DEL, line and paragraph separators, and the
 # bidirectional overrides that reorder what a terminal shows ("Trojan source").
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_CONTROL_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e"
-                                r"\u2066-\u2069]")
+_CONTROL_BUT_LINES_CLASS = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_CONTROL_BUT_LINES = re.compile(f"[{_CONTROL_BUT_LINES_CLASS}]")
+_CONTROL = re.compile(f"[\\t\\n{_CONTROL_BUT_LINES_CLASS}]")  # tab and line feed too
 
 
 def one_line(text: str) -> str:

@@ -106,12 +106,12 @@ origin:string,papers:int,type:string,:LABEL'
         written.append(path)
     script = folder / _SCRIPT
     command = import_command(None, database="${1:-neo4j}")
-    script.write_text(
-        "#!/bin/sh\n"
-        "# Load these files into a new Neo4j 5 database (the server must be stopped):\n"
-        "#   sh import.sh [DATABASE]      (default: neo4j)\n"
-        'cd "$(dirname "$0")" || exit 1\n'
-        f"exec {command}\n", encoding="utf-8")
+    with atomic_write(script, text=True) as f:
+        f.write("#!/bin/sh\n"
+                "# Load these files into a new Neo4j 5 database (the server must be stopped):\n"
+                "#   sh import.sh [DATABASE]      (default: neo4j)\n"
+                'cd "$(dirname "$0")" || exit 1\n'
+                f"exec {command}\n")
     script.chmod(0o755)
     written.append(script)
     return written
