@@ -30,11 +30,17 @@ from pathlib import Path
 
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
-    "sorted_mentions",
+    "RELATION_TYPES", "Relation", "SYMMETRIC_RELATION_TYPES", "sorted_mentions",
 ]
 
 CONCEPT_TYPES = ("method", "task", "dataset", "metric", "concept")
 FIELDS = ("title", "abstract")
+#: SciERC's relation types, in its direction: ``head used-for tail`` reads "head is used for tail".
+RELATION_TYPES = (
+    "used-for", "feature-of", "hyponym-of", "part-of", "compare", "conjunction", "evaluate-for",
+)
+#: Relation types without a direction (SciERC scores them either way round).
+SYMMETRIC_RELATION_TYPES = frozenset({"compare", "conjunction"})
 
 
 @dataclass
@@ -95,6 +101,32 @@ class Mention:
     score: float = 1.0
 
 
+@dataclass(frozen=True)
+class Relation:
+    """One relation stated in one sentence of a paper, between two spans of that sentence.
+
+    ``head`` and ``tail`` are the relation's first and second argument in SciERC's direction
+    (``head used-for tail``); ``head_concept``/``tail_concept`` name the concepts the spans
+    belong to, or ``None`` when a span is not a concept the graph keeps (such relations are
+    extraction output, not graph edges).
+    """
+
+    paper: str
+    type: str
+    field: str
+    head_start: int
+    head_end: int
+    head_text: str
+    tail_start: int
+    tail_end: int
+    tail_text: str
+    sentence: str
+    extractor: str
+    score: float = 1.0
+    head_concept: str | None = None
+    tail_concept: str | None = None
+
+
 @dataclass
 class KnowledgeGraph:
     """Papers, concepts and mentions; everything else is derived from these."""
@@ -102,6 +134,7 @@ class KnowledgeGraph:
     papers: dict[str, Paper] = field(default_factory=dict)
     concepts: dict[str, Concept] = field(default_factory=dict)
     mentions: list[Mention] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
 
     # -- derived views (cached: the model is immutable once built) ----------
     @cached_property
@@ -168,6 +201,7 @@ class KnowledgeGraph:
             "papers": _plain(self.papers.values(), Paper),
             "concepts": _plain(self.concepts.values(), Concept),
             "mentions": _plain(self.mentions, Mention),
+            "relations": _plain(self.relations, Relation),
         }
 
     @classmethod
@@ -177,6 +211,7 @@ class KnowledgeGraph:
             papers={p["id"]: Paper(**p) for p in data["papers"]},
             concepts={c["id"]: Concept(**c) for c in data["concepts"]},
             mentions=[Mention(**m) for m in data["mentions"]],
+            relations=[Relation(**r) for r in data.get("relations", ())],
         )
 
     def save(self, path: Path) -> None:
