@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from extractors.acceptance import Rejected
-from kg.core.model import KnowledgeGraph, Paper, sorted_mentions
+from kg.core.model import KnowledgeGraph, Paper, Relation, sorted_mentions
 from kg.core.text import norm_key
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "named_broader",
     "predictions",
     "read_jsonl",
+    "relation_record",
     "scierc_papers",
     "scierc_type",
     "score_keywords",
@@ -161,6 +162,9 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     by_paper: dict[str, list] = {}
     for m in sorted_mentions([*graph.mentions, *extra]):
         by_paper.setdefault(m.paper, []).append(m)
+    relations: dict[str, list[dict]] = {}
+    for r in graph.relations:
+        relations.setdefault(r.paper, []).append(relation_record(r))
     out = {}
     for pid in graph.papers:
         mentions = by_paper.get(pid, [])
@@ -181,8 +185,25 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
             + [{"id": b, "label": graph.concepts[b].label, "type": graph.concepts[b].type,
                 "aliases": sorted(set(graph.concepts[b].aliases)), "accepted": True,
                 "via": "broader"} for b in named_broader(graph, pid, cids)],
+            "relations": relations.get(pid, []),
         }
     return out
+
+
+def relation_record(r: Relation) -> dict:
+    """A relation as ``kg extract`` prints it: type, head, tail, score, evidence.
+
+    >>> r = Relation("p", "used-for", "abstract", 0, 3, "CRF", 8, 11, "NER", "CRF for NER.",
+    ...              "pattern", 0.9)
+    >>> relation_record(r)["head"]
+    {'field': 'abstract', 'start': 0, 'end': 3, 'text': 'CRF'}
+    """
+    return {"type": r.type,
+            "head": {"field": r.field, "start": r.head_start, "end": r.head_end,
+                     "text": r.head_text},
+            "tail": {"field": r.field, "start": r.tail_start, "end": r.tail_end,
+                     "text": r.tail_text},
+            "score": r.score, "evidence": r.sentence}
 
 
 def named_broader(graph: KnowledgeGraph, paper_id: str, concept_ids: Iterable[str]) -> list[str]:

@@ -35,11 +35,12 @@ from extractors.consolidate import DocSpans, resolve_corpus, token_doc
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
+from extractors.relations import find_relations, sorted_relations
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.text_cache import TextRecord
 from extractors.workers import can_fork, fork_map
 from kg.core.collect import fewer_collections
-from kg.core.model import KnowledgeGraph, Paper
+from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
 
 __all__ = [
     "BATCH_CHARS",
@@ -51,6 +52,7 @@ __all__ = [
     "build_registry",
     "cache_key",
     "chunks",
+    "corpus_relations",
     "extract_corpus",
     "field_texts",
     "make_pipeline",
@@ -420,5 +422,27 @@ def extract_corpus(
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected)
+    relations = corpus_relations(list(found.values()), papers, mentions, concepts)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
-                          concepts=concepts)
+                          concepts=concepts, relations=relations)
+
+
+def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+                     concepts: dict[str, Concept]) -> list[Relation]:
+    """The relations of every text (:func:`~extractors.relations.find_relations`), sorted.
+
+    Candidate arguments are each text's span-model terms (Generic ones included) and the
+    graph's mentions; the result depends on nothing else, so incremental builds equal
+    full ones.
+    """
+    by_id = {p.id: p for p in papers}
+    by_field: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
+    for m in mentions:
+        kind = concepts[m.concept].type if m.concept in concepts else "concept"
+        by_field.setdefault((m.paper, m.field), []).append((m.start, m.end, kind))
+    out: list[Relation] = []
+    for ds in found:
+        text = by_id[ds.paper].text(ds.field)
+        out.extend(find_relations(ds.paper, ds.field, text, ds.sents, ds.model,
+                                  by_field.get((ds.paper, ds.field), ())))
+    return sorted_relations(out)

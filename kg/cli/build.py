@@ -112,11 +112,14 @@ def extract_predictions(papers: list[Paper], lexicons: Iterable[Path],
               show_default=True, help="Output format.")
 def extract(inputs: tuple[Path, ...], input_format: str | None, lexicons: tuple[Path, ...],
             on_error: str, span_model: str | None, fmt: str) -> None:
-    """Extract concept mentions from INPUTS (- reads stdin) without building a graph.
+    """Extract concept mentions and relations from INPUTS (- reads stdin), no graph built.
 
     Prints one JSON object per paper: {"id", "mentions": [{"field", "start",
     "end", "text", "type", "concept", "accepted"}], "concepts": [{"id", "label",
-    "type", "aliases", "accepted"[, "via"]}]}; offsets index the field exactly as read.
+    "type", "aliases", "accepted"[, "via"]}], "relations": [{"type", "head": {"field",
+    "start", "end", "text"}, "tail": {...}, "score", "evidence"}]}; offsets index the
+    field exactly as read; relations are SciERC's seven types, head and tail in its
+    direction ("head used-for tail").
     Every term mention found is listed; "accepted" is false for those the
     termhood filter keeps out of the graph that `kg build` writes.
     """

@@ -1,0 +1,56 @@
+"""Relation extraction: SciERC-typed relations between two spans of one sentence."""
+
+import json
+import subprocess
+import sys
+
+from extractors.pipeline import extract_corpus
+from kg.core.model import RELATION_TYPES, Paper
+from tests.conftest import EXAMPLE
+
+PAPERS = [
+    Paper("a", "Graph neural networks for node classification",
+          "We propose a graph neural network for node classification. "
+          "We evaluate our method on Cora and report accuracy. "
+          "Our model outperforms spectral clustering on citation networks."),
+    Paper("b", "", "Tasks such as machine translation and summarization benefit from "
+                   "pretrained language models."),
+]
+
+
+def test_relations_have_offsets_that_slice_to_their_texts():
+    kg = extract_corpus(PAPERS)
+    assert kg.relations
+    for r in kg.relations:
+        text = kg.papers[r.paper].text(r.field)
+        assert text[r.head_start:r.head_end] == r.head_text
+        assert text[r.tail_start:r.tail_end] == r.tail_text
+        assert r.head_text in r.sentence and r.tail_text in r.sentence
+        assert r.sentence in text
+        assert r.type in RELATION_TYPES and 0 < r.score <= 1
+        assert r.head_concept is None and r.tail_concept is None
+    found = {(r.head_text, r.type, r.tail_text) for r in kg.relations}
+    assert ("graph neural network", "used-for", "node classification") in found
+
+
+def test_relations_are_deterministic():
+    assert extract_corpus(PAPERS).relations == extract_corpus(PAPERS).relations
+    backwards = extract_corpus(PAPERS[::-1]).relations
+    assert backwards == extract_corpus(PAPERS).relations
+
+
+def test_kg_extract_jsonl_carries_relations():
+    proc = subprocess.run([sys.executable, "-m", "kg", "extract", EXAMPLE, "--format", "jsonl"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    from kg.core.readers import read_corpus
+
+    papers = {p.id: p for p in read_corpus([EXAMPLE]).papers}
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    relations = [(rec["id"], r) for rec in records for r in rec["relations"]]
+    assert relations
+    for pid, r in relations:
+        assert r["type"] in RELATION_TYPES and 0 < r["score"] <= 1
+        for arg in (r["head"], r["tail"]):
+            text = papers[pid].text(arg["field"])
+            assert text[arg["start"]:arg["end"]] == arg["text"]
+            assert arg["text"] in r["evidence"]
