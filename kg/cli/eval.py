@@ -1,4 +1,4 @@
-"""``kg eval scierc`` and ``kg eval keywords``: extraction quality, scored officially."""
+"""``kg eval scierc``, ``kg eval keywords`` and ``kg eval judged``: extraction quality."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from kg.cli.options import lexicon_option, span_model_option
 from kg.core.readers import read_corpus
 
 __all__ = [
-    "COMMANDS", "eval_group", "json_option", "keywords", "path_argument", "pred_option",
-    "scierc",
+    "COMMANDS", "eval_group", "judged", "json_option", "keywords", "path_argument",
+    "pred_option", "scierc",
 ]
 
 path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
@@ -95,6 +95,63 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
     click.echo(f"keywords {path.name}: {s.papers} papers, {s.present} author keywords present "
                f"in the text, {s.recalled} recalled by what the graph keeps: recall "
                f"{s.recall:.3f} ({s.recall_incl_rejected:.3f} counting rejected mentions)")
+
+
+@eval_group.command()
+@path_argument
+@click.option("--split", type=click.Choice(["dev", "test", "all"]), default="dev",
+              show_default=True,
+              help="Which half to score; tune on dev only, test is held out.")
+@pred_option
+@lexicon_option
+@span_model_option
+@click.option("--show-unmatched", is_flag=True,
+              help="Also list each paper's generic and junk concepts and its missed key "
+                   "concepts (for auditing; never add them to the judged set afterwards).")
+@json_option
+def judged(path: Path, split: str, pred: Path | None, lexicons: tuple[Path, ...],
+           span_model: str | None, show_unmatched: bool, as_json: bool) -> None:
+    """Expert-judged quality of the concepts the graph keeps per paper (bench/judged/).
+
+    Extracts the judged abstracts (title and abstract only, keywords withheld) and
+    judges every concept linked to each paper against the annotation: precision
+    (key or accepted / linked), generic share, junk share (neither), type accuracy
+    (over the correct ones) and key-concept recall. Rubric: bench/judged/README.md.
+    """
+    from extractors.evaluation import read_jsonl  # see _preds
+    from extractors.judged import judged_papers, score_judged, select_split, validate_judged
+
+    records = select_split(validate_judged(read_jsonl(path), str(path)), split)
+    preds = _preds(pred) if pred else extract_predictions(judged_papers(records), lexicons,
+                                                          span_model)
+    s = score_judged(records, preds)
+    figures = {"papers": s.papers, "linked": s.linked,
+               "precision": round(s.precision, 3), "generic": round(s.generic_share, 3),
+               "junk": round(s.junk_share, 3), "type_accuracy": round(s.type_accuracy, 3),
+               "key_recall": round(s.key_recall, 3), "per_paper": round(s.per_paper, 2)}
+    if as_json:
+        if show_unmatched:
+            figures["unmatched"] = [
+                {"paper": v.paper, "label": v.label, "type": v.type, "verdict": v.verdict}
+                for v in s.verdicts if v.verdict != "correct"]
+            figures["missed_keys"] = [{"paper": p, "key": k} for p, k in s.missed_keys]
+        click.echo(json.dumps(figures))
+        return
+    click.echo(f"judged {path.name} ({split}): {s.papers} papers, {s.linked} linked concepts "
+               f"({s.per_paper:.1f} per paper)")
+    click.echo(f"  precision      {s.precision:.3f}  ({s.correct} key or accepted)")
+    click.echo(f"  generic        {s.generic_share:.3f}  ({s.generic})")
+    click.echo(f"  junk           {s.junk_share:.3f}  ({s.junk})")
+    click.echo(f"  type accuracy  {s.type_accuracy:.3f}  ({s.typed_right} of {s.correct})")
+    click.echo(f"  key recall     {s.key_recall:.3f}  ({s.key_found} of {s.key_total})")
+    if show_unmatched:
+        for v in s.verdicts:
+            if v.verdict != "correct":
+                click.echo(f"{v.verdict}\t{v.paper}\t{v.type}\t{v.label}")
+            elif not v.type_ok:
+                click.echo(f"type\t{v.paper}\t{v.type}\t{v.label} (judged: {v.entry})")
+        for p, k in s.missed_keys:
+            click.echo(f"missed-key\t{p}\t\t{k}")
 
 
 COMMANDS = [eval_group]

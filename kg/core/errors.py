@@ -166,3 +166,5 @@ class Messages:
     PORT_CONFLICT = ("{out} is already served at {uri} (pid {pid}), not on port {port}: stop it "
                      "with 'kg serve {out} --stop' first, or use it as it is")
     SERVER_EXITED = "the local Bolt server at {uri} exited"
+    JUDGED_RECORD = ("not a judged record: {detail} (see bench/judged/README.md for the "
+                     "format)")
