@@ -38,7 +38,7 @@ from kg.core.text import norm_key
 
 __all__ = [
     "SPLITS", "JudgedScores", "Verdict", "judge_paper", "judged_key", "judged_papers",
-    "score_judged", "select_split", "validate_judged",
+    "score_judged", "select_split", "validate_judged", "with_context",
 ]
 
 SPLITS = ("dev", "test")
@@ -160,6 +160,22 @@ def select_split(records: list[dict], split: str) -> list[dict]:
 def judged_papers(records: Iterable[dict]) -> list[Paper]:
     """Papers to extract: id, title and abstract only (author keywords withheld)."""
     return [Paper(id=str(r["id"]), title=r["title"], abstract=r["abstract"]) for r in records]
+
+
+def with_context(papers: list[Paper], context: Iterable[Paper]) -> list[Paper]:
+    """``papers``, then the ``context`` papers with other ids, all without keywords.
+
+    Corpus statistics (document frequency, acronyms defined elsewhere, termhood) decide
+    what the graph keeps, so the judged abstracts can be extracted inside the corpus
+    they come from; only the judged ones are scored.
+
+    >>> ctx = [Paper("a", "A", "x", keywords=["k"]), Paper("b", "B", "y", keywords=["k"])]
+    >>> [(p.id, p.keywords) for p in with_context([Paper("a", "A", "x")], ctx)]
+    [('a', []), ('b', [])]
+    """
+    ids = {p.id for p in papers}
+    return papers + [Paper(id=p.id, title=p.title, abstract=p.abstract)
+                     for p in context if p.id not in ids]
 
 
 def _forms(entry: dict) -> set[str]:

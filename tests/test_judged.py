@@ -128,3 +128,17 @@ def test_the_committed_judged_set_is_well_formed():
                 assert f" {norm_key(form)} " in text, (r["id"], form)
         for g in r["generic"]:
             assert f" {norm_key(g)} " in text, (r["id"], g)
+
+
+def test_kg_eval_judged_extracts_inside_a_context_corpus_and_scores_only_judged(tmp_path,
+                                                                                judged_files):
+    gold, _ = judged_files
+    context = tmp_path / "context.jsonl"
+    context.write_text(json.dumps({"id": "c1", "title": "Graph neural networks",
+                                   "abstract": "GNNs and graph neural networks (GNNs).",
+                                   "keywords": ["hallucination"]}) + "\n")
+    out = _eval(gold, "--split", "all", "--context", context, "--span-model", "none")
+    assert out.returncode == 0, out.stderr
+    assert "(all inside context.jsonl): 2 papers" in out.stdout
+    alone = json.loads(_eval(gold, "--split", "all", "--span-model", "none", "--json").stdout)
+    assert alone["papers"] == 2 and alone["linked"] > 0

@@ -102,6 +102,11 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
 @click.option("--split", type=click.Choice(["dev", "test", "all"]), default="dev",
               show_default=True,
               help="Which half to score; tune on dev only, test is held out.")
+@click.option("--context", "contexts", multiple=True,
+              type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              help="Extract the judged abstracts inside this corpus (repeatable; its "
+                   "keywords withheld too), as a build of the whole corpus would; only the "
+                   "judged papers are scored.")
 @pred_option
 @lexicon_option
 @span_model_option
@@ -109,8 +114,9 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
               help="Also list each paper's generic and junk concepts and its missed key "
                    "concepts (for auditing; never add them to the judged set afterwards).")
 @json_option
-def judged(path: Path, split: str, pred: Path | None, lexicons: tuple[Path, ...],
-           span_model: str | None, show_unmatched: bool, as_json: bool) -> None:
+def judged(path: Path, split: str, contexts: tuple[Path, ...], pred: Path | None,
+           lexicons: tuple[Path, ...], span_model: str | None, show_unmatched: bool,
+           as_json: bool) -> None:
     """Expert-judged quality of the concepts the graph keeps per paper (bench/judged/).
 
     Extracts the judged abstracts (title and abstract only, keywords withheld) and
@@ -119,11 +125,22 @@ def judged(path: Path, split: str, pred: Path | None, lexicons: tuple[Path, ...]
     (over the correct ones) and key-concept recall. Rubric: bench/judged/README.md.
     """
     from extractors.evaluation import read_jsonl  # see _preds
-    from extractors.judged import judged_papers, score_judged, select_split, validate_judged
+    from extractors.judged import (
+        judged_papers,
+        score_judged,
+        select_split,
+        validate_judged,
+        with_context,
+    )
 
     records = select_split(validate_judged(read_jsonl(path), str(path)), split)
-    preds = _preds(pred) if pred else extract_predictions(judged_papers(records), lexicons,
-                                                          span_model)
+    if pred:
+        preds = _preds(pred)
+    else:
+        papers = judged_papers(records)
+        if contexts:
+            papers = with_context(papers, read_corpus(contexts).papers)
+        preds = extract_predictions(papers, lexicons, span_model)
     s = score_judged(records, preds)
     figures = {"papers": s.papers, "linked": s.linked,
                "precision": round(s.precision, 3), "generic": round(s.generic_share, 3),
@@ -137,8 +154,9 @@ def judged(path: Path, split: str, pred: Path | None, lexicons: tuple[Path, ...]
             figures["missed_keys"] = [{"paper": p, "key": k} for p, k in s.missed_keys]
         click.echo(json.dumps(figures))
         return
-    click.echo(f"judged {path.name} ({split}): {s.papers} papers, {s.linked} linked concepts "
-               f"({s.per_paper:.1f} per paper)")
+    where = f" inside {' + '.join(c.name for c in contexts)}" if contexts and not pred else ""
+    click.echo(f"judged {path.name} ({split}{where}): {s.papers} papers, {s.linked} linked "
+               f"concepts ({s.per_paper:.1f} per paper)")
     click.echo(f"  precision      {s.precision:.3f}  ({s.correct} key or accepted)")
     click.echo(f"  generic        {s.generic_share:.3f}  ({s.generic})")
     click.echo(f"  junk           {s.junk_share:.3f}  ({s.junk})")
