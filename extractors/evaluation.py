@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,11 +36,14 @@ __all__ = [
     "kw_norm",
     "named_broader",
     "predictions",
+    "RelationScores",
     "read_jsonl",
+    "relation_key",
     "relation_record",
     "scierc_papers",
     "scierc_type",
     "score_keywords",
+    "score_relations",
     "score_scierc",
 ]
 
@@ -98,6 +102,15 @@ class KeywordScores:
     @property
     def recall_incl_rejected(self) -> float:
         return self.recalled_all / self.present if self.present else 0.0
+
+
+@dataclass(frozen=True)
+class RelationScores:
+    """SciERC relation scores, overall and per type (SciERC's upper-case names)."""
+
+    overall: PRF
+    by_type: dict[str, PRF]
+    documents: int
 
 
 def detokenize(doc: dict) -> tuple[str, list[tuple[int, int]]]:
@@ -321,3 +334,62 @@ def score_keywords(papers: Iterable[Paper], preds: dict[str, dict]) -> KeywordSc
             hit += nk in kept
             hit_all += nk in found
     return KeywordScores(present=present, recalled=hit, papers=n, recalled_all=hit_all)
+
+
+def relation_key(a: object, b: object, c: object, d: object, kind: object) -> tuple:
+    """A relation as the scorer compares it: argument bounds and upper-case type, the
+    arguments of ``COMPARE`` and ``CONJUNCTION`` in a fixed order (they have no direction).
+
+    >>> relation_key(5, 6, 1, 2, "conjunction") == relation_key(1, 2, 5, 6, "CONJUNCTION")
+    True
+    """
+    t = re.sub(r"[\s_]+", "-", str(kind or "").strip().upper())
+    if t in ("COMPARE", "CONJUNCTION") and (_order(c), _order(d)) < (_order(a), _order(b)):
+        a, b, c, d = c, d, a, b
+    return (a, b, c, d, t)
+
+
+def _order(bound: object) -> tuple:
+    """Token indices in order, a bound off the gold tokens (``("bad", offset)``) after them."""
+    return (0, bound) if isinstance(bound, int) else (1, repr(bound))
+
+
+def score_relations(gold: list[dict], preds: dict[str, dict]) -> RelationScores:
+    """Relation scores of ``preds`` (``kg extract`` records by id) against SciERC ``gold``.
+
+    As the official scorer's ``relscore``: a predicted relation counts when both argument
+    spans start and end on gold token boundaries and its type matches (case and ``_``/``-``
+    ignored); ``COMPARE`` and ``CONJUNCTION`` count either way round; gold arguments
+    include Generic spans. Per type, a prediction counts under its own type.
+    """
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
+    for d in gold:
+        text, spans = detokenize(d)
+        starts = {s: i for i, (s, _) in enumerate(spans)}
+        ends = {e: i for i, (_, e) in enumerate(spans)}
+        g = {relation_key(*r) for sent in d.get("relations", []) for r in sent}
+        p = set()
+        for r in preds.get(d["doc_key"], {}).get("relations", []):
+            head, tail = r.get("head", {}), r.get("tail", {})
+            if head.get("field", "abstract") != "abstract" \
+                    or tail.get("field", "abstract") != "abstract":
+                continue
+            bounds: list[object] = []
+            for arg in (head, tail):
+                a, b = arg.get("start", -1), arg.get("end", -1)
+                while 0 <= a < b and text[a] == " ":
+                    a += 1
+                bounds += [starts.get(a, ("bad", a)), ends.get(b, ("bad", b))]
+            p.add(relation_key(*bounds, r.get("type")))
+        for k in g & p:
+            tp[k[4]] += 1
+        for k in p - g:
+            fp[k[4]] += 1
+        for k in g - p:
+            fn[k[4]] += 1
+    kinds = sorted(set(tp) | set(fp) | set(fn))
+    return RelationScores(
+        overall=PRF(sum(tp.values()), sum(fp.values()), sum(fn.values())),
+        by_type={k: PRF(tp[k], fp[k], fn[k]) for k in kinds}, documents=len(gold))

@@ -1,4 +1,5 @@
-"""``kg eval scierc``, ``kg eval keywords`` and ``kg eval judged``: extraction quality."""
+"""``kg eval scierc``, ``kg eval relations``, ``kg eval keywords`` and ``kg eval judged``:
+extraction quality."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from kg.core.readers import read_corpus
 
 __all__ = [
     "COMMANDS", "eval_group", "judged", "json_option", "keywords", "path_argument",
-    "pred_option", "scierc",
+    "pred_option", "relations", "scierc",
 ]
 
 path_argument = click.argument("path", type=click.Path(path_type=Path, dir_okay=False,
@@ -64,6 +65,40 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model
     click.echo(f"{'':9}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
     for name, v in rows.items():
         click.echo(f"{name:9}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
+                   f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
+
+
+@eval_group.command()
+@path_argument
+@pred_option
+@lexicon_option
+@span_model_option
+@json_option
+def relations(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model: str | None,
+              as_json: bool) -> None:
+    """Relation precision, recall and F1 on a SciERC file (e.g. dev.jsonl), overall and per type.
+
+    A relation counts when both argument spans start and end on gold token boundaries and
+    its type matches; COMPARE and CONJUNCTION count either way round; gold arguments
+    include Generic spans (SciERC's "Rel" setting, as the official scorer's relscore).
+    """
+    from extractors.evaluation import read_jsonl, scierc_papers, score_relations  # see _preds
+
+    gold = read_jsonl(path)
+    preds = _preds(pred) if pred else extract_predictions(scierc_papers(gold), lexicons, span_model)
+    s = score_relations(gold, preds)
+    rows = {"overall": s.overall, **s.by_type}
+    if as_json:
+        click.echo(json.dumps({k.lower(): [round(v.precision, 3), round(v.recall, 3),
+                                           round(v.f1, 3)] for k, v in rows.items()}
+                              | {"documents": s.documents, "gold": s.overall.tp + s.overall.fn,
+                                 "predicted": s.overall.tp + s.overall.fp}))
+        return
+    click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.overall.tp + s.overall.fn} "
+               "gold relations, both arguments on gold token boundaries and the type right")
+    click.echo(f"{'':14}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
+    for name, v in rows.items():
+        click.echo(f"{name.lower():14}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
                    f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
 
 
