@@ -35,6 +35,7 @@ from extractors.consolidate import DocSpans, resolve_corpus, token_doc
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
+from extractors.relation_model import RelationModel, load_relation_model
 from extractors.relations import find_relations, sorted_relations
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.text_cache import TextRecord
@@ -326,6 +327,8 @@ def extract_corpus(
     propagate_terms: bool = True,
     acceptance: TermAcceptance | None = DEFAULT_ACCEPTANCE,
     rejected: Rejected | None = None,
+    relation_model: RelationModel | bool | None = True,
+    relation_patterns: bool = True,
 ) -> KnowledgeGraph:
     """Extract concept mentions from ``papers`` and return the knowledge graph.
 
@@ -362,6 +365,11 @@ def extract_corpus(
     rejected : Rejected, optional
         Receives the mentions and concepts found but not accepted (``kg extract`` lists
         them too).
+    relation_model : RelationModel, bool or None
+        The relation model (:mod:`extractors.relation_model`): ``True`` the installed one
+        (if any), ``False``/``None`` none.
+    relation_patterns : bool
+        Add the relations of the pattern layer (:mod:`extractors.relation_patterns`).
 
     Examples
     --------
@@ -422,13 +430,17 @@ def extract_corpus(
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected)
-    relations = corpus_relations(list(found.values()), papers, mentions, concepts)
+    if relation_model is True:
+        relation_model = load_relation_model()
+    relations = corpus_relations(list(found.values()), papers, mentions, concepts,
+                                 model=relation_model or None, patterns=relation_patterns)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 
 
 def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
-                     concepts: dict[str, Concept]) -> list[Relation]:
+                     concepts: dict[str, Concept], *, model: RelationModel | None = None,
+                     patterns: bool = True) -> list[Relation]:
     """The relations of every text (:func:`~extractors.relations.find_relations`), sorted.
 
     Candidate arguments are each text's span-model terms (Generic ones included) and the
@@ -444,5 +456,6 @@ def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
         out.extend(find_relations(ds.paper, ds.field, text, ds.sents, ds.model,
-                                  by_field.get((ds.paper, ds.field), ())))
+                                  by_field.get((ds.paper, ds.field), ()), model=model,
+                                  patterns=patterns))
     return sorted_relations(out)

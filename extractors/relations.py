@@ -28,6 +28,7 @@ from kg.core.model import Relation
 __all__ = [
     "Candidate",
     "PATTERN_SCORE",
+    "WORD",
     "candidates",
     "find_relations",
     "sorted_relations",
@@ -36,7 +37,8 @@ __all__ = [
 
 #: The score of a relation that only the pattern layer found.
 PATTERN_SCORE = 0.9
-_WORD = re.compile(r"\w+(?:[-'.]\w+)*|[^\w\s]")
+#: A word or a punctuation mark (relation features and patterns read text as these).
+WORD = re.compile(r"\w+(?:[-'.]\w+)*|[^\w\s]")
 
 
 @dataclass(frozen=True, order=True)
@@ -76,7 +78,7 @@ def words(text: str) -> list[str]:
     >>> words("X, such as Y-2")
     ['x', ',', 'such', 'as', 'y-2']
     """
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in WORD.findall(text)]
 
 
 def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int]],
@@ -103,14 +105,16 @@ def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int
         Add the pattern layer's relations (the model's win where both speak).
     """
     cands = candidates(spans, mentions)
-    out: list[Relation] = []
     starts = [c.start for c in cands]
+    sentences = []
     for sa, sb in sents:
         inside = cands[bisect.bisect_left(starts, sa):bisect.bisect_left(starts, sb)]
         inside = [c for c in inside if c.end <= sb]
-        if len(inside) < 2:
-            continue
-        sentence = text[sa:sb]
+        if len(inside) >= 2:
+            sentences.append((sa, sb, inside))
+    predicted = model.predict(text, sentences) if model is not None and sentences else []
+    out: list[Relation] = []
+    for s, (sa, sb, inside) in enumerate(sentences):
         found: dict[tuple[int, int], tuple[str, bool, float, str]] = {}
         if patterns:
             for i in range(len(inside) - 1):
@@ -120,15 +124,16 @@ def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int
                                     before[-1] if before else "")
                 if hit is not None:
                     found[(i, i + 1)] = (hit[0], hit[1], PATTERN_SCORE, "pattern")
-        if model is not None:
-            found.update(model.predict(text, sa, sb, inside))
+        if predicted:  # the model's word wins where both speak
+            found.update(predicted[s])
+        sentence = text[sa:sb].strip()
         for (i, j), (kind, reverse, score, source) in sorted(found.items()):
             head, tail = (inside[j], inside[i]) if reverse else (inside[i], inside[j])
             out.append(Relation(
                 paper=paper, type=kind, field=field,
                 head_start=head.start, head_end=head.end, head_text=text[head.start:head.end],
                 tail_start=tail.start, tail_end=tail.end, tail_text=text[tail.start:tail.end],
-                sentence=sentence.strip(), extractor=source, score=round(score, 3)))
+                sentence=sentence, extractor=source, score=round(score, 3)))
     return out
 
 
