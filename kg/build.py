@@ -25,11 +25,12 @@ from pathlib import Path
 from extractors import text_cache
 from kg.core.collect import fewer_collections
 from kg.core.errors import Messages, OutputError
-from kg.core.layout import MANIFEST, MODEL, PAGE, STORE, TURTLE
+from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.processes import file_mode_mask, pid_alive
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
+from kg.stores.model_index import write_model_index
 from kg.stores.out import write_manifest, write_rdf
 
 __all__ = ["BuildResult", "build"]
@@ -147,8 +148,9 @@ def _swap_in(tmp: Path, out: Path) -> None:
 
 
 def _write_files(graph: KnowledgeGraph, out: Path, *, page: bool) -> None:
-    """``model.json`` and the page (if ``page``)."""
+    """``model.json``, ``model.sqlite`` and the page (if ``page``)."""
     graph.save(out / MODEL)
+    write_model_index(graph, out / MODEL_DB)
     if page:
         # pyvis and networkx (~0.4 s): imported by the forked child while the parent writes
         # the RDF, and not at all without a page

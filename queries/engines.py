@@ -41,7 +41,7 @@ class Entry:
 ENGINES: dict[str, Entry] = {
     "sparql": Entry("queries.sparql", "SparqlEngine", "SPARQL over the Oxigraph store of OUT",
                     ("pyoxigraph.Store",)),
-    "python": Entry("queries.python", "PythonEngine", "Python over OUT/model.json",
+    "python": Entry("queries.python", "PythonEngine", "Python over OUT/model.sqlite (read by key)",
                     ("kg.core.model.KnowledgeGraph",)),
     "cypher": Entry("queries.cypher", "CypherEngine",
                     "Cypher over Bolt ($NEO4J_URI, else a local server of OUT)",

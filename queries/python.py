@@ -1,7 +1,10 @@
-"""The Python engine: answers fetched from the in-memory model (``OUT/model.json``).
+"""The Python engine: answers fetched from the in-memory model.
 
 The reference engine: plain loops over :class:`~kg.core.model.KnowledgeGraph`
 and its indexes (``mentions_by_paper``, ``paper_concepts``, ``concept_papers``).
+Over a built ``OUT`` it reads ``model.sqlite`` by key instead
+(:class:`queries.python_index.IndexedModelEngine`, the same answers), and loads
+``model.json`` only for an ``OUT`` built before that file existed.
 """
 
 from __future__ import annotations
@@ -11,12 +14,17 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from kg.core.layout import MODEL_DB
 from kg.core.model import KnowledgeGraph
+from kg.stores.model_index import open_model_index
 from kg.stores.out import load_model
 from queries.concept_table import ConceptTable
-from queries.engine import Link, PaperLink, Profile
+from queries.engine import Engine, Link, PaperLink, Profile
+from queries.python_index import IndexedModelEngine, links_in_text_order
 
 __all__ = ["PythonEngine"]
+
+_opened: dict[tuple, Engine] = {}
 
 
 class PythonEngine:
@@ -36,8 +44,26 @@ class PythonEngine:
         self._table: ConceptTable | None = None
 
     @classmethod
-    def from_out(cls, out: Path) -> PythonEngine:
-        return cls(load_model(out))
+    def from_out(cls, out: Path) -> Engine:
+        """The engine over ``OUT/model.sqlite`` (``model.json`` if there is none).
+
+        Opened once per folder and process (a build replaces the folder, so a file that
+        changed is opened again).
+        """
+        path = Path(out) / MODEL_DB
+        try:
+            st = path.stat()
+            key: tuple | None = (str(path.resolve()), st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            key = None
+        if key is not None and key in _opened:
+            return _opened[key]
+        con = open_model_index(out)
+        if con is None:
+            return cls(load_model(out))
+        _opened.clear()  # one folder at a time: a test suite opens hundreds
+        engine = _opened[key] = IndexedModelEngine(con, path)
+        return engine
 
     def concept_table(self) -> ConceptTable:
         if self._table is None:
@@ -74,18 +100,8 @@ class PythonEngine:
 
     def _links(self, paper_id: str, wanted: Collection[str] | None = None) -> list[PaperLink]:
         """The paper's links (to ``wanted`` concepts only, if given), in first-mention order."""
-        found: dict[str, PaperLink] = {}
-        for i, m in enumerate(self.kg.mentions_by_paper.get(paper_id, [])):
-            if wanted is not None and m.concept not in wanted:
-                continue
-            link = found.get(m.concept)
-            if link is None:
-                found[m.concept] = PaperLink(m.concept, 1, i, [m.sentence])
-                continue
-            if m.sentence not in link.sentences:
-                link.sentences.append(m.sentence)
-            found[m.concept] = link._replace(mentions=link.mentions + 1)
-        return list(found.values())
+        return links_in_text_order(((m.concept, m.sentence)
+                                    for m in self.kg.mentions_by_paper.get(paper_id, [])), wanted)
 
     def concept_links(
         self, concept_ids: Collection[str]

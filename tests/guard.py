@@ -35,7 +35,7 @@ GOOD_JSONL = (
     'learning."}\n'
 )
 
-FILES = ("graph.ttl", "model.json", "manifest.json", "graph.html")
+FILES = ("graph.ttl", "model.json", "model.sqlite", "manifest.json", "graph.html")
 
 
 def kg(*args: object, env: dict | None = None, cwd: Path | None = None,

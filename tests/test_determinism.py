@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import EXAMPLE, NEURIPS2018_SAMPLE
 from tests.guard import kg
 
-OUTPUTS = ("graph.ttl", "model.json", "manifest.json", "graph.html")
+OUTPUTS = ("graph.ttl", "model.json", "model.sqlite", "manifest.json", "graph.html")
 
 
 def _build(corpus, out, seed: str, cwd) -> dict[str, bytes]:

@@ -15,6 +15,8 @@ from kg.core.errors import KGError
 from kg.stores.out import open_store
 from queries import ENGINES, QUESTIONS
 from queries.engine import Engine
+from queries.engines import open_engine
+from queries.python_index import IndexedModelEngine
 
 HELPERS = ("papers_for_concept", "concepts", "paper", "related_papers", "cooccurring",
            "concept_path", "stats")
@@ -35,6 +37,9 @@ class Engines:
         sources = {"python": kg, "sparql": open_store(out), "cypher": graph}
         assert set(sources) == set(ENGINES), "a new engine needs its source here"
         self.engines = {name: entry.load()(sources[name]) for name, entry in ENGINES.items()}
+        # the Python engine over OUT reads model.sqlite by key: it must agree as well
+        self.engines["python over OUT"] = indexed = open_engine("python", out)
+        assert isinstance(indexed, IndexedModelEngine)
         self.checked = dict.fromkeys(HELPERS, 0)
 
     def agree(self, helper: str, *args, **kwargs):

@@ -16,6 +16,8 @@ import pytest
 
 from kg.stores.out import open_store
 from queries import ENGINES, QUESTIONS
+from queries.engines import open_engine
+from queries.python_index import IndexedModelEngine
 from tests.conftest import EXAMPLE, paper_id
 from tests.guard import kg as run_kg
 from tests.test_engines_agree import answer
@@ -39,6 +41,9 @@ class Engines:
         sources = {"python": kg, "sparql": open_store(out), "cypher": graph}
         assert set(sources) == set(ENGINES), "a new engine needs its source here"
         self.engines = {name: entry.load()(sources[name]) for name, entry in ENGINES.items()}
+        # the Python engine over OUT reads model.sqlite by key: it must agree as well
+        self.engines["python over OUT"] = indexed = open_engine("python", out)
+        assert isinstance(indexed, IndexedModelEngine)
 
     def agree(self, question: str, *args, **kwargs):
         results = {name: answer(QUESTIONS[question], engine, *args, **kwargs)

@@ -66,7 +66,7 @@ def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, pa
     assert new_papers <= blocks[0] < len(changed) - 1
 
     build([corpus], tmp_path / "scratch", page=False, incremental=False)
-    for name in ("model.json", "graph.ttl", INDEX):
+    for name in ("model.json", "model.sqlite", "graph.ttl", INDEX):
         assert (tmp_path / "out" / name).read_bytes() == \
             (tmp_path / "scratch" / name).read_bytes(), name
     assert store_quads(tmp_path / "out") == store_quads(tmp_path / "scratch")

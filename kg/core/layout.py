@@ -2,6 +2,9 @@
 
 ``model.json``
     the in-memory model, for the Python engine and incremental builds;
+``model.sqlite``
+    the same model in indexed tables, which the Python engine reads lazily
+    (:mod:`kg.stores.model_index`);
 ``graph.ttl``
     the RDF graph in Turtle, and ``graph-index.json``, where each paper's block lies
     in it (:mod:`kg.stores.rdf_file`: the next build reuses unchanged blocks);
@@ -20,10 +23,11 @@
 
 from __future__ import annotations
 
-__all__ = ["CACHE", "INDEX", "MANIFEST", "MODEL", "PAGE", "STORE", "STORE_FILES", "TOKENS",
-           "TURTLE"]
+__all__ = ["CACHE", "INDEX", "MANIFEST", "MODEL", "MODEL_DB", "PAGE", "STORE", "STORE_FILES",
+           "TOKENS", "TURTLE"]
 
 MODEL = "model.json"
+MODEL_DB = "model.sqlite"
 TURTLE = "graph.ttl"
 INDEX = "graph-index.json"
 STORE = "store"

@@ -1,0 +1,164 @@
+"""``OUT/model.sqlite``: the model in indexed tables, so a question reads only what it needs.
+
+``model.json`` is the whole model in one document: answering one question from it means
+parsing all of it (2.6 s and 716 MB at 20,000 papers). The build also writes the same
+model as SQLite tables (the standard library's :mod:`sqlite3`, no server), which the Python
+engine (:mod:`queries.python_index`) opens read-only and queries by key:
+
+``papers``
+    ``ord`` (the model's order), ``id``, ``title``, ``abstract``, ``year``, ``venue``, ``url``;
+``concepts``
+    ``ord``, ``id`` and the concept's fields as JSON;
+``sentences``
+    each paper's distinct mention sentences, numbered ``n`` in text order;
+``mentions``
+    ``paper``, ``ord`` (the mention's place among the paper's mentions, text order),
+    ``concept``, ``title`` (1 if in the title), ``sentence`` (its ``n``);
+``links``
+    one row per paper and concept it mentions: ``mentions``, ``first`` (the ``ord`` of the
+    first), ``in_title``, ``evidence`` (the first mention's sentence ``n``); keyed by
+    ``(concept, paper)`` and indexed by ``(paper, concept)``;
+``meta``
+    ``format`` and the totals.
+
+Rows go in in key order, so the same model gives the same bytes (incremental builds and
+builds from scratch are byte-identical).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+from kg.core.errors import Messages, StoreError
+from kg.core.layout import MODEL_DB
+from kg.core.model import Concept, KnowledgeGraph
+
+__all__ = ["FORMAT", "concept_from_row", "index_damaged", "open_model_index",
+           "write_model_index"]
+
+#: Bump when the tables change: an engine then falls back to ``model.json``.
+FORMAT = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE papers (ord INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL,
+    abstract TEXT NOT NULL, year INTEGER, venue TEXT, url TEXT);
+CREATE TABLE concepts (ord INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, data TEXT NOT NULL);
+CREATE TABLE sentences (paper TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL,
+    PRIMARY KEY (paper, n)) WITHOUT ROWID;
+CREATE TABLE mentions (paper TEXT NOT NULL, ord INTEGER NOT NULL, concept TEXT NOT NULL,
+    title INTEGER NOT NULL, sentence INTEGER NOT NULL, PRIMARY KEY (paper, ord)) WITHOUT ROWID;
+CREATE TABLE links (concept TEXT NOT NULL, paper TEXT NOT NULL, mentions INTEGER NOT NULL,
+    first INTEGER NOT NULL, in_title INTEGER NOT NULL, evidence INTEGER NOT NULL,
+    PRIMARY KEY (concept, paper)) WITHOUT ROWID;
+"""
+#: Built after the rows are in: one sort instead of a b-tree grown out of order.
+_INDEXES = "CREATE INDEX links_by_paper ON links (paper, concept);"
+
+
+def write_model_index(kg: KnowledgeGraph, path: str | Path) -> None:
+    """Write the model's tables to ``path`` (replaced if it exists).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from kg.core.model import Concept, Mention, Paper
+    >>> kg = KnowledgeGraph(papers={"p": Paper("p", "On GNNs", "GNNs work.")},
+    ...     concepts={"gnn": Concept("gnn", "graph neural network")},
+    ...     mentions=[Mention("p", "gnn", "title", 3, 7, "GNNs", "On GNNs", "acronym")])
+    >>> path = Path(tempfile.mkdtemp()) / "model.sqlite"
+    >>> write_model_index(kg, path)
+    >>> open_model_index(path.parent).execute("SELECT * FROM links").fetchall()
+    [('gnn', 'p', 1, 0, 1, 0)]
+    """
+    path = Path(path)
+    path.unlink(missing_ok=True)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        # one writer, a file nobody reads until the build swaps OUT in: no journal, no syncs
+        con.execute("PRAGMA journal_mode = OFF")
+        con.execute("PRAGMA synchronous = OFF")
+        con.executescript(_SCHEMA)
+        con.execute("BEGIN")
+        _fill(con, kg)
+        con.execute(_INDEXES)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+
+
+def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
+    con.executemany("INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    ((i, p.id, p.title, p.abstract, p.year, p.venue, p.url)
+                     for i, p in enumerate(kg.papers.values())))
+    con.executemany("INSERT INTO concepts VALUES (?, ?, ?)",
+                    ((i, c.id, json.dumps(_concept_fields(c), ensure_ascii=False,
+                                          sort_keys=True, separators=(",", ":")))
+                     for i, c in enumerate(kg.concepts.values())))
+    by_paper = kg.mentions_by_paper
+    sentences: list[tuple[str, int, str]] = []
+    mentions: list[tuple[str, int, str, int, int]] = []
+    links: dict[tuple[str, str], list[int]] = {}
+    for pid in sorted(by_paper):
+        numbers: dict[str, int] = {}
+        for i, m in enumerate(by_paper[pid]):
+            n = numbers.get(m.sentence)
+            if n is None:
+                n = numbers[m.sentence] = len(numbers)
+                sentences.append((pid, n, m.sentence))
+            title = int(m.field == "title")
+            mentions.append((pid, i, m.concept, title, n))
+            link = links.get((m.concept, pid))
+            if link is None:
+                links[(m.concept, pid)] = [1, i, title, n]
+            else:
+                link[0] += 1
+                link[2] |= title
+    con.executemany("INSERT INTO sentences VALUES (?, ?, ?)", sentences)
+    con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?)", mentions)
+    con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
+                    ((c, p, *links[(c, p)]) for c, p in sorted(links)))
+    con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
+        "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
+        "mentions": len(kg.mentions)}.items()))
+
+
+def _concept_fields(c: Concept) -> dict:
+    return {"label": c.label, "type": c.type, "aliases": c.aliases, "broader": c.broader,
+            "origin": c.origin, "definition": c.definition, "hidden_labels": c.hidden_labels}
+
+
+def concept_from_row(cid: str, data: str) -> Concept:
+    """The :class:`Concept` of a ``concepts`` row (its id and JSON fields)."""
+    return Concept(cid, **json.loads(data))
+
+
+def open_model_index(out: str | Path) -> sqlite3.Connection | None:
+    """``OUT/model.sqlite`` opened read-only, or ``None`` if ``out`` has none of this format.
+
+    Raises a one-line :class:`StoreError` if the file is there but damaged.
+    """
+    path = Path(out) / MODEL_DB
+    if not path.is_file():
+        return None
+    # immutable: nobody writes a built OUT (a build replaces the folder), so SQLite need
+    # not lock or look for a journal
+    uri = Path(os.path.abspath(path)).as_uri() + "?mode=ro&immutable=1"
+    try:
+        con = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        row = con.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.DatabaseError as e:
+        raise index_damaged(e, path) from None
+    if row is None or row[0] != FORMAT:
+        con.close()
+        return None
+    return con
+
+
+def index_damaged(error: BaseException, path: str | Path) -> StoreError:
+    """The one-line error for a ``model.sqlite`` that SQLite cannot read."""
+    detail = " ".join(f"{type(error).__name__}: {error}".split())[:160]
+    return StoreError(Messages.DAMAGED.format(path=path, detail=detail))

@@ -1,0 +1,60 @@
+"""The Python engine over OUT reads ``model.sqlite`` by key, not the whole ``model.json``.
+
+Its answers are compared with every other engine's in tests/test_engines_agree*.py; here:
+that it does not need ``model.json``, that an older OUT without the file still works, and
+that a damaged file is one line naming it.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.guard import kg
+from tests.test_hostile_queries import one_line_error
+
+
+@pytest.fixture
+def out(example_out, tmp_path):
+    copy = tmp_path / "out"
+    shutil.copytree(example_out, copy)
+    return copy
+
+
+def _papers(out, *extra):
+    return kg("papers", out, "--concept", "GNNs", "--engine", "python", "--format", "json",
+              *extra)
+
+
+def test_the_python_engine_answers_without_reading_model_json(out):
+    before = _papers(out)
+    assert before.returncode == 0, before.stderr
+    (out / "model.json").write_bytes(b"not the model")  # would fail to parse if read
+    after = _papers(out)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and '"neurips2026-abstracts-3"' in after.stdout
+    paper = kg("paper", out, "neurips2026-abstracts-3", "--engine", "python")
+    assert paper.returncode == 0 and "graph neural network" in paper.stdout
+
+
+def test_an_out_built_before_model_sqlite_is_answered_from_model_json(out):
+    before = _papers(out)
+    (out / "model.sqlite").unlink()
+    after = _papers(out)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty"])
+def test_a_damaged_model_sqlite_is_one_line_naming_it(out, damage):
+    path = out / "model.sqlite"
+    data = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[:len(data) // 3])
+    elif damage == "garbage":
+        path.write_bytes(bytes(b ^ 0x5A for b in data))
+    else:
+        path.write_bytes(b"")
+    line = one_line_error(_papers(out))
+    assert "is damaged" in line and "model.sqlite" in line and "kg build" in line, line
