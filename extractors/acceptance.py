@@ -39,7 +39,15 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from extractors.generic import DETERMINERS, GENERIC_HEADS, LIGHT_MODIFIERS, word_set
+from extractors.generic import (
+    COMMON_SINGLE,
+    DETERMINERS,
+    GENERIC_HEADS,
+    LIGHT_MODIFIERS,
+    is_generic,
+    word_set,
+)
+from extractors.termhood import RARE_ZIPF, CorpusStats, general_zipf, generic_name, word_shape_ok
 from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
@@ -105,12 +113,19 @@ specialize specialise push force favor favour underlie underperform distinguish 
 
 
 LEADING_VERBS = frozenset(_VERB_STEMS) | frozenset(plural(v) for v in _VERB_STEMS)
+#: Past tenses of those verbs ("o3-mini demonstrated ..."), but those that are also
+#: participle modifiers of terms ("learned index", "trained model", "used car").
+_PAST = frozenset(v + ("d" if v.endswith("e") else "ed") for v in _VERB_STEMS) - word_set(
+    "learned trained used balanced enhanced induced derived estimated specialized refined "
+    "constructed preserved")
 #: Finite verbs, auxiliaries and modals that never sit inside a term.
-FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | word_set("""
+FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | _PAST | word_set("""
 grow vary contribute introduce characterize govern alleviate obscure solve beat lack
 is are was were be been being can could may might will would should must does do did
 has have had""")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
+#: Words that open a clause: "unclear whether", "gains when scaling".
+_CLAUSE_WORDS = word_set("whether if when while because although though since unless whereas")
 _ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
 _NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")
 _BAD_CHARS = re.compile(r"[,;:()\[\]\\{}\"]|\bvs\b")
@@ -179,6 +194,8 @@ def malformed(form: str, *, max_words: int = 5) -> str | None:
     for w in low:
         if w in _CONJUNCTIONS:
             return "conjunction"
+        if w in _CLAUSE_WORDS:
+            return "clause"
     for w in low[1:]:
         if w in FINITE_VERBS:
             return "finite verb"
@@ -235,12 +252,19 @@ class TermAcceptance:
     hidden_labels: frozenset[str] = field(default_factory=frozenset)
 
     def decide(self, concepts: Mapping[str, Concept], mentions: Iterable[Mention], *,
-               vocabulary: Mapping[str, Concept] | None = None) -> dict[str, Decision]:
+               vocabulary: Mapping[str, Concept] | None = None,
+               stats: CorpusStats | None = None) -> dict[str, Decision]:
         """A :class:`Decision` for every concept in ``concepts``.
 
         ``vocabulary`` holds every concept known before the text was read (the lexicon
         and the acronyms defined in the corpus): their hidden labels are never accepted
         as new terms, and their labels make a generic head specific ("deep learning model").
+        ``stats`` (:class:`~extractors.termhood.CorpusStats` of the corpus) lets one-word
+        terms in: domain words and the corpus's topics; without it none is.
+
+        A term counts the papers of the terms nested under it too (C-value-like): "tactile
+        sensing" inside "vision-based tactile sensing" and "optical tactile sensing" is
+        established by two papers, even if neither says "tactile sensing" alone.
         """
         papers: dict[str, set[str]] = defaultdict(set)
         coined: set[str] = set()
@@ -248,6 +272,10 @@ class TermAcceptance:
             papers[m.concept].add(m.paper)
             if m.extractor == "pattern":
                 coined.add(m.concept)
+        under: dict[str, set[str]] = defaultdict(set)
+        for cid, c in concepts.items():
+            for b in c.broader:
+                under[b] |= papers[cid]
         vocab = [*concepts.values(), *(vocabulary or {}).values()]
         hidden = {norm_key(h) for h in self.hidden_labels} | {
             norm_key(h) for c in vocab for h in c.hidden_labels}
@@ -257,16 +285,38 @@ class TermAcceptance:
         # shorter terms first: a term may be accepted because it sits under one
         for cid in sorted(concepts, key=lambda c: (len(concepts[c].label.split()), c)):
             c = concepts[cid]
-            if c.origin in TRUSTED_ORIGINS:
+            if c.origin == "acronym" and _bad_long_form(c.label):
+                # "we propose a ... (WER)", "state-of-the-art (SOTA)": a definition found,
+                # but its long form is no term
+                out[cid] = Decision(False, "acronym of no term")
+            elif c.origin in TRUSTED_ORIGINS and _vague_word(c.label) and not (
+                    stats and stats.topic_word(c.label)):
+                # "accuracy", "robustness", "state-of-the-art": everywhere, about nothing
+                out[cid] = Decision(False, "vague word")
+            elif c.origin in TRUSTED_ORIGINS:
                 out[cid] = Decision(True, c.origin)
+            elif c.origin == "keyword":
+                out[cid] = self._keyword(c, stats)
             elif cid in coined:
                 out[cid] = Decision(True, "coined name")
             else:
-                out[cid] = self._model_term(c, len(papers[cid]), hidden, known, out)
+                out[cid] = self._model_term(c, len(papers[cid] | under[cid]), hidden, known,
+                                            out, stats)
         return out
 
+    @staticmethod
+    def _keyword(c: Concept, stats: CorpusStats | None) -> Decision:
+        """An author keyword: accepted unless it is a generic word or name."""
+        if is_generic(c.label) or generic_name(c.label):
+            return Decision(False, "generic keyword")
+        words = c.label.split()
+        if len(words) == 1 and not name_like(words[0]) and _stop_word(words[0]) and not (
+                stats and stats.topic_word(words[0])):
+            return Decision(False, "generic keyword")
+        return Decision(True, "author keyword")
+
     def _model_term(self, c: Concept, n_papers: int, hidden: set[str], known: set[str],
-                    done: Mapping[str, Decision]) -> Decision:
+                    done: Mapping[str, Decision], stats: CorpusStats | None = None) -> Decision:
         forms = [c.label, *c.aliases]
         key = norm_key(c.label)
         if key in hidden:
@@ -274,9 +324,14 @@ class TermAcceptance:
         if key in known:  # "RL" where the lexicon's RL was not trusted: no second concept
             return Decision(False, "form of a known concept")
         words = c.label.split()
+        if len(words) == 1 and generic_name(words[0]) and not (
+                stats and stats.topic_word(words[0])):
+            return Decision(False, "generic name")
         if all(name_like(w) for w in words) and malformed(c.label, max_words=self.max_words) \
                 is None:
             return Decision(True, "name")
+        if len(words) == 1 and stats is not None:
+            return _one_word(words[0], stats)
         for f in forms:
             why = malformed(f, max_words=self.max_words)
             if why:
@@ -295,6 +350,9 @@ class TermAcceptance:
             return Decision(True, "under a known concept")
         if all(w in LIGHT_MODIFIERS for w in kw[:-1]):
             return Decision(False, "light modifiers only")
+        if stats is not None and any(word_shape_ok(w) and general_zipf(w) < RARE_ZIPF
+                                     and w not in LIGHT_MODIFIERS for w in kw):
+            return Decision(True, "domain words")
         return Decision(False, "one paper, no technical head")
 
     def retype(self, concept: Concept, votes: Counter[str] | None) -> str:
@@ -316,13 +374,14 @@ class TermAcceptance:
     def apply(self, concepts: Mapping[str, Concept], mentions: list[Mention],
               votes: Mapping[str, Counter[str]] | None = None, *,
               vocabulary: Mapping[str, Concept] | None = None,
+              stats: CorpusStats | None = None,
               ) -> tuple[list[Mention], dict[str, Concept], dict[str, Decision]]:
         """The accepted mentions and concepts (with accepted ancestors), and every decision.
 
         Concepts are updated in place: model-only datasets that are not datasets are
         retyped, and broader links skip rejected concepts.
         """
-        decisions = self.decide(concepts, mentions, vocabulary=vocabulary)
+        decisions = self.decide(concepts, mentions, vocabulary=vocabulary, stats=stats)
         ok = {cid for cid, d in decisions.items() if d.accepted}
         for cid in ok:
             c = concepts[cid]
@@ -337,6 +396,43 @@ class TermAcceptance:
                     keep.add(b)
                     stack.append(b)
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
+
+
+def _bad_long_form(label: str) -> bool:
+    """A long form that is a clause or a generic word, not a term."""
+    if malformed(label, max_words=12) in ("leading verb", "leading determiner", "finite verb",
+                                           "clause", "leading gerund"):
+        return True
+    low = label.lower()
+    return is_generic(label) or low in LIGHT_MODIFIERS or low in GENERIC_HEADS
+
+
+def _vague_word(label: str) -> bool:
+    """One word of the generic heads or light modifiers ("accuracy", "state-of-the-art")."""
+    low = label.lower()
+    return " " not in low and not name_like(label) and (low in GENERIC_HEADS
+                                                        or low in LIGHT_MODIFIERS)
+
+
+def _stop_word(word: str) -> bool:
+    """A word of the generic stop-lists: never a one-word term unless the corpus's topic."""
+    w = word.lower()
+    return (w in COMMON_SINGLE or norm_key(w) in COMMON_SINGLE or w in LIGHT_MODIFIERS
+            or w in DETERMINERS or w in LEADING_VERBS or bool(_ADVERB.search(w)))
+
+
+def _one_word(word: str, stats: CorpusStats) -> Decision:
+    """A lower-case one-word term: a domain word or a topic of the corpus (:mod:`termhood`)."""
+    w = word.lower()
+    if not word_shape_ok(w):
+        return Decision(False, "single common word")
+    if stats.topic_word(w):
+        return Decision(True, "corpus topic")
+    if _stop_word(w):
+        return Decision(False, "single common word")
+    if stats.domain_word(w):
+        return Decision(True, "domain word")
+    return Decision(False, "single common word")
 
 
 def _accepted_broader(c: Concept, concepts: Mapping[str, Concept], ok: set[str]) -> list[str]:

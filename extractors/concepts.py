@@ -142,3 +142,25 @@ class ConceptRegistry:
             best = min(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0]
             if len(short) > SHORT_ACRONYM or short not in self.by_acronym:
                 self.by_acronym[short] = best
+
+    def add_keywords(self, keywords: Iterable[str]) -> list[str]:
+        """Register author keywords as corpus-wide terms (origin ``"keyword"``).
+
+        A keyword one paper declares is a term of the whole corpus: the concept matcher
+        then finds it in every abstract. Keywords that are already known (a lexicon
+        label or alias, an acronym, a defined long form) add nothing; forms with
+        punctuation other than hyphens ("graphs; networks") are not terms. Returns the
+        new concept ids, sorted.
+
+        >>> r = ConceptRegistry()
+        >>> r.add_keywords(["Machine Unlearning", "machine unlearning", "a, b", "hallucination"])
+        ['hallucination', 'machine-unlearning']
+        """
+        new = set()
+        for k in sorted({" ".join(k.split()) for k in keywords}):
+            key = norm_key(k)
+            if (not key or key in self.by_key or k in self.by_acronym or len(k) > 60
+                    or any(ch in k for ch in ",;:()[]{}\"/|")):
+                continue
+            new.add(self.add_term(k, origin="keyword"))
+        return sorted(new)

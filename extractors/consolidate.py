@@ -46,10 +46,11 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from extractors.concepts import SHORT_ACRONYM, ConceptRegistry, guess_type
-from extractors.generic import concept_words, is_generic
+from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_generic, word_set
 from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
+from extractors.termhood import CorpusStats
 from extractors.workers import can_fork, fork_map
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
@@ -80,6 +81,7 @@ __all__ = [
 NESTED_POLICIES = ("modifier", "all", "none")
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
+_LIGHT_OR_DET = LIGHT_MODIFIERS | DETERMINERS
 _PAREN_DEF = re.compile(r"^(.+?)\s*\(\s*([^()]+?)\s*\)$")
 
 
@@ -432,8 +434,39 @@ def _new_concept(registry: ConceptRegistry, key: str, label: str, origin: str) -
     return cid
 
 
+#: Head words that say what a term is, whatever the span model voted: "hash-tag
+#: recommendation task" is a task, "ATIS corpus" a dataset, "RNN language model" a method.
+_KIND_OF_HEAD = {
+    **dict.fromkeys(("task", "problem", "challenge"), "task"),
+    **dict.fromkeys(("dataset", "corpus", "benchmark", "treebank", "suite"), "dataset"),
+    **dict.fromkeys(("model", "network", "algorithm", "method", "architecture", "classifier",
+                     "framework"), "method"),
+    **dict.fromkeys(("metric", "score", "accuracy", "measure"), "metric"),
+}
+#: Heads of activities that SciERC and authors call tasks ("morphological parsing",
+#: "word order generation"): they win over a "method" vote.
+_TASK_HEADS = word_set("""parsing generation labeling labelling modeling modelling
+summarization disambiguation verification registration recognition translation
+segmentation detection classification retrieval answering""")
+
+
 def _vote(counter: Counter[str], label: str) -> str:
+    """A new concept's type: what its head says it is, else its mentions' majority vote.
+
+    >>> _vote(Counter({"method": 3}), "hash-tag recommendation task")
+    'task'
+    >>> _vote(Counter({"method": 3, "task": 1}), "semantic role labeling")
+    'task'
+    >>> _vote(Counter({"method": 2, "concept": 1}), "conditional random field")
+    'method'
+    """
+    words = norm_key(label).split()
+    if len(words) > 1 and words[-1] in _KIND_OF_HEAD:
+        return _KIND_OF_HEAD[words[-1]]
     counts = Counter({t: n for t, n in counter.items() if t and t != "generic"})
+    if words and words[-1] in _TASK_HEADS and counts and max(
+            counts, key=lambda t: (counts[t], t)) == "method":
+        return "task"
     if not counts:
         return guess_type(label)
     guess = guess_type(label)
@@ -441,23 +474,62 @@ def _vote(counter: Counter[str], label: str) -> str:
 
 
 def _place_by_head(used: set[str], registry: ConceptRegistry) -> None:
-    """New concepts go under their longest proper suffix that is a concept in use or curated."""
+    """New concepts go under their longest proper suffix that is a concept in use or curated.
+
+    A suffix of two or more words that no concept has yet becomes one when it ends at
+    least two different terms in use (nestedness, as in C-value): "vision-based tactile
+    sensing" and "optical tactile sensing" yield "tactile sensing", under which both sit.
+    """
     # a name ("SHiFT") is no head for a lower-case term ("image-induced shift")
     labels = {c: registry.concepts[c].label for c in used}
     known = {norm_key(label): c for c, label in labels.items()
              if " " in label or not _NAME_LIKE.search(label)}
     known.update({k: c for k, c in registry.by_key.items()
                   if registry.concepts[c].origin == "lexicon"})
+    nests = _shared_suffixes(used, registry, known)
     for cid in sorted(used):
         concept = registry.concepts[cid]
         if concept.origin == "lexicon":
             continue
-        words = norm_key(concept.label).split()
+        words = concept.label.split()
         for i in range(1, len(words)):
-            b = known.get(" ".join(words[i:]))
+            key = norm_key(" ".join(words[i:]))
+            b = known.get(key)
+            if b is None and key in nests:
+                b = known[key] = _new_concept(registry, key, nests[key], "model")
+                registry.concepts[b].type = concept.type
+                # the new broader concept sits under its own head in turn
+                rest = key.split()
+                for j in range(1, len(rest)):
+                    up = known.get(" ".join(rest[j:]))
+                    if up:
+                        registry.concepts[b].broader = [up]
+                        break
             if b and b != cid:
                 concept.broader = [b]
                 break
+
+
+def _shared_suffixes(used: set[str], registry: ConceptRegistry,
+                     known: dict[str, str]) -> dict[str, str]:
+    """Unknown suffixes (two words or more) that end two or more terms in use: key → label."""
+    ends: dict[str, set[str]] = defaultdict(set)
+    label: dict[str, str] = {}
+    for cid in sorted(used):
+        concept = registry.concepts[cid]
+        if concept.origin == "lexicon":
+            continue
+        words = concept.label.split()
+        for i in range(1, len(words) - 1):
+            tail = words[i:]
+            if tail[0].lower() in _LIGHT_OR_DET or is_generic(" ".join(tail)):
+                continue
+            key = norm_key(" ".join(tail))
+            if key in known or len(key.split()) < 2:
+                continue
+            ends[key].add(cid)
+            label.setdefault(key, display_label(" ".join(tail)))
+    return {k: label[k] for k, cids in sorted(ends.items()) if len(cids) >= 2}
 
 
 def _with_ancestors(ids: set[str], registry: ConceptRegistry) -> set[str]:
@@ -476,16 +548,19 @@ def _with_ancestors(ids: set[str], registry: ConceptRegistry) -> set[str]:
 _NAME_LIKE = re.compile(r"[A-Z].*[A-Z0-9]|\d")
 
 
-def propagatable(concept: Concept) -> bool:
+def propagatable(concept: Concept, stats: CorpusStats | None = None) -> bool:
     """A term found by the model or a pattern that is specific enough to match everywhere.
 
     Multi-word terms and names ("WaveNet", "VizDoom") qualify; single common-looking
-    words ("attention") do not: the model may have marked them only in context.
+    words ("attention") do not: the model may have marked them only in context. With the
+    corpus's ``stats``, one-word domain words and topics qualify too ("hallucination").
     """
     if concept.origin not in ("model", "pattern"):
         return False
     words = concept.label.split()
-    return len(words) >= 2 or bool(_NAME_LIKE.search(concept.label))
+    if len(words) >= 2 or bool(_NAME_LIKE.search(concept.label)):
+        return True
+    return stats is not None and (stats.domain_word(words[0]) or stats.topic_word(words[0]))
 
 
 def _is_name_word(form: str) -> bool:
@@ -495,7 +570,7 @@ def _is_name_word(form: str) -> bool:
 
 def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
               concepts: dict[str, Concept], tokenizer, *,
-              nested: str = "modifier") -> list[Mention]:
+              nested: str = "modifier", stats: CorpusStats | None = None) -> list[Mention]:
     """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
 
     ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
@@ -508,7 +583,7 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
                 "ORTH": PhraseMatcher(tokenizer.vocab, attr="ORTH")}
     seen: set[str] = set()
     for cid, c in sorted(concepts.items()):
-        if not propagatable(c):
+        if not propagatable(c, stats):
             continue
         forms: dict[str, list[str]] = {"LOWER": [], "ORTH": []}
         for form in (c.label, *c.aliases):
@@ -557,11 +632,14 @@ class _Propagation:
         doc = (token_doc(self.tokenizer.vocab, masked, ds.tokens) if ds.tokens is not None
                else self.tokenizer(masked))
         starts = [a for a, _ in ds.sents]
-        taken = _Taken(self.taken.get((ds.paper, ds.field), ()), self.nested == "all")
+        taken = _Taken(self.taken.get((ds.paper, ds.field), ()), self.nested == "all",
+                       inside_ok=self.nested == "modifier")
         strings = self.tokenizer.vocab.strings
         out = []
         found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
-        for match_id, s, e in sorted(found_here, key=lambda m: (m[1], m[2])):
+        # longest first where matches start together: "graph anomaly detection" before
+        # "graph anomaly"
+        for match_id, s, e in sorted(found_here, key=lambda m: (m[1], -m[2])):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
             if taken.blocks(a, b):
@@ -593,15 +671,21 @@ class _Propagation:
 class _Taken:
     """The spans of a text already mentioned, and the matches added to them in start order.
 
-    A match is refused if it overlaps one of them (with ``crossing_only``: crosses one) or
-    has the same bounds. The mentions are fixed (:class:`~extractors.intervals.Intervals`);
-    the matches come sorted by start, so none of them starts after the match asked about.
+    A match is refused if it overlaps one of them (with ``crossing_only``: crosses one;
+    with ``inside_ok``: crosses one or overlaps one without lying inside it) or has the
+    same bounds. ``inside_ok`` lets a corpus term inside a longer mention be a mention of
+    its own ("blockchain" in "blockchain networks", "content moderation" in "content
+    moderation techniques"): the longer term's paper is about it too. The mentions are
+    fixed (:class:`~extractors.intervals.Intervals`); the matches come sorted by start, so
+    none of them starts after the match asked about.
     """
 
-    def __init__(self, mentions: Iterable[tuple[int, int]], crossing_only: bool) -> None:
+    def __init__(self, mentions: Iterable[tuple[int, int]], crossing_only: bool, *,
+                 inside_ok: bool = False) -> None:
         self.spans = set(mentions)
         self.fixed = Intervals(self.spans)
         self.crossing_only = crossing_only
+        self.inside_ok = inside_ok
         self.max_end = -1  # of the matches added
         self.added: list[tuple[int, int]] = []  # the matches added, in start order
         self.ends: list[int] = []  # sorted ends of added[:moved]: those that start before
@@ -612,7 +696,12 @@ class _Taken:
         if (a, b) in self.spans:
             return True
         if not self.crossing_only:
-            return self.fixed.overlaps(a, b) or self.max_end > a
+            if self.max_end > a:
+                return True
+            if self.inside_ok:
+                return self.fixed.crosses(a, b) or (self.fixed.overlaps(a, b)
+                                                    and not self.fixed.contains(a, b))
+            return self.fixed.overlaps(a, b)
         if self.fixed.crosses(a, b):
             return True
         # an added match (start <= a) crosses a:b only if it starts before a and ends in it
@@ -669,7 +758,8 @@ def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
 
 def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
                    *, nested: str = "modifier", propagate_terms: bool = True,
-                   acceptance=None, rejected=None) -> tuple[list[Mention], dict[str, Concept]]:
+                   acceptance=None, rejected=None, stats: CorpusStats | None = None,
+                   ) -> tuple[list[Mention], dict[str, Concept]]:
     """Resolve, propagate, then keep what passes ``acceptance`` (the graph's mentions, concepts).
 
     Parameters
@@ -686,18 +776,22 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
         The termhood filter (:mod:`extractors.acceptance`); ``None`` keeps everything.
     rejected : Rejected, optional
         Receives the mentions and concepts that were found but not accepted.
+    stats : CorpusStats, optional
+        The corpus's word statistics (:mod:`extractors.termhood`): one-word domain terms
+        and topics are propagated and accepted with them.
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
     inner = [m for m in mentions if m.extractor == "nested"]
     mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
-        mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested)
+        mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
+                             stats=stats)
     if acceptance is None:
         return mentions, concepts
     lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
-                                                 vocabulary=lexicon)
+                                                 vocabulary=lexicon, stats=stats)
     # A curated term inside a longer term is a mention of the graph too: "reinforcement
     # learning" in "feedback-efficient reinforcement learning" makes the paper an RL paper
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it

@@ -38,6 +38,7 @@ from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.relation_model import RelationModel, load_relation_model
 from extractors.relations import find_relations, sorted_relations
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
+from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
 from extractors.workers import can_fork, fork_map
 from kg.core.collect import fewer_collections
@@ -242,10 +243,13 @@ def cache_key(text: str, fingerprint: str) -> str:
 
 
 def build_registry(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptRegistry:
-    """The concept registry for ``papers``: the lexicon plus the acronyms they define."""
+    """The concept registry for ``papers``: the lexicon, the acronyms they define, and
+    their author keywords (each a term of the whole corpus)."""
     registry = ConceptRegistry.from_lexicon(load_lexicon(lexicons))
     defs = [(pid, d) for text, (pid, _f, _o) in field_texts(papers) for d in find_definitions(text)]
     registry.add_definitions(defs)
+    # after the definitions: a keyword spelled as a defined long form joins that concept
+    registry.add_keywords(k for p in papers for k in p.keywords)
     return registry
 
 
@@ -429,7 +433,8 @@ def extract_corpus(
             found[(pid, field)] = ds
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
-        propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected)
+        propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
+        stats=CorpusStats.of(papers))
     if relation_model is True:
         relation_model = load_relation_model()
     relations = corpus_relations(list(found.values()), papers, mentions, concepts,
