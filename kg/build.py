@@ -55,6 +55,7 @@ class BuildResult:
             "mentions": len(kg.mentions),
             "paper_concept_links": sum(len(c) for c in kg.paper_concepts.values()),
             "paper_paper_links": self.links,
+            "relations": len(kg.relation_edges),
             "triples": self.triples,
             "skipped_records": len(self.report.skipped),
             "duplicate_records": self.report.duplicates,
@@ -269,10 +270,12 @@ def build(
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once
     from extractors.pipeline import extract_corpus
+    from extractors.relation_links import link_graph
     from kg.stores.graph import paper_link_count
 
     cache = text_cache.read(out) if incremental else None
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)
+    link_graph(graph)  # relations between spans → between the concepts the graph kept
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(out)

@@ -38,15 +38,17 @@ from queries.questions import (
     stats,
     topic,
 )
+from queries.relations import evaluations, methods_for, relations
 from queries.trends import trends
 
 __all__ = ["ENGINES", "QUESTIONS", "bridges", "concept_path", "concepts", "cooccurring",
-           "engine_for", "open_engine", "paper", "papers_for_concept", "related_papers", "run",
-           "stats", "topic", "trends"]
+           "engine_for", "evaluations", "methods_for", "open_engine", "paper",
+           "papers_for_concept", "related_papers", "relations", "run", "stats", "topic", "trends"]
 
 #: every question by name (``run``, the CLI and the differential test use this table)
 QUESTIONS = {f.__name__: f for f in (papers_for_concept, concepts, paper, related_papers,
-                                     cooccurring, concept_path, stats, bridges, topic, trends)}
+                                     cooccurring, concept_path, stats, bridges, topic, trends,
+                                     relations, methods_for, evaluations)}
 
 
 def run(engine: str, out: str | Path, question: str, *args: Any, **kwargs: Any) -> Any:

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from kg.core.model import Concept
+from kg.core.model import Concept, RelationEdge
 from kg.stores import bolt
 from queries.concept_table import ConceptTable
 from queries.engine import Link, PaperLink, Profile
@@ -120,6 +120,40 @@ MATCH (p:Paper)
 WHERE toLower(p.title) CONTAINS $needle OR toLower(p.abstract) CONTAINS $needle
 RETURN p.id AS id, p.title AS title, p.abstract AS abstract
 """
+
+#: every relation type as a relationship type pattern (fixed words, never user text)
+_ANY_RELATION = "|".join(bolt.RELATIONSHIP_TYPES.values())
+_RELATION_TYPE = {v: k for k, v in bolt.RELATIONSHIP_TYPES.items()}
+_EDGE = ("RETURN type(r) AS type, h.id AS head, t.id AS tail, r.count AS count, "
+         "r.papers AS papers, r.evidence AS evidence")
+
+_RELATIONS_OUT = f"""
+UNWIND $ids AS cid
+MATCH (h:Concept {{id: cid}})-[r:{_ANY_RELATION}]->(t:Concept)
+{_EDGE}
+"""
+
+_RELATIONS_IN = f"""
+UNWIND $ids AS cid
+MATCH (h:Concept)-[r:{_ANY_RELATION}]->(t:Concept {{id: cid}})
+{_EDGE}
+"""
+
+# the head of a relation a paper states is a concept the paper mentions
+_PAPER_RELATIONS = f"""
+MATCH (:Paper {{id: $id}})-[:MENTIONS]->(h:Concept)-[r:{_ANY_RELATION}]->(t:Concept)
+WHERE $id IN r.papers
+{_EDGE}
+"""
+
+
+def _edge(r: dict, only: str | None = None) -> RelationEdge:
+    """A relation edge from a row of ``_EDGE`` (with the evidence of the paper ``only``)."""
+    evidence = dict(zip(r["papers"] or [], r["evidence"] or [], strict=True))
+    if only is not None:
+        evidence = {only: evidence[only]} if only in evidence else {}
+    return RelationEdge(_RELATION_TYPE[r["type"]], r["head"], r["tail"], int(r["count"]),
+                        dict(sorted(evidence.items())))
 
 
 class CypherEngine:
@@ -243,3 +277,17 @@ class CypherEngine:
     ) -> dict[str, set[str]]:
         return {r["id"]: set(r["ids"]) for r in self._run(
             _COOCCURRENCE_PAPERS, ids=sorted(set(anchor_ids)), wanted=sorted(set(concept_ids)))}
+
+    def relation_edges(self, concept_ids: Collection[str]) -> list[RelationEdge]:
+        ids = sorted(set(concept_ids))
+        if not ids:
+            return []
+        edges: dict[tuple[str, str, str], RelationEdge] = {}
+        for query in (_RELATIONS_OUT, _RELATIONS_IN):
+            for r in self._run(query, ids=ids):
+                e = _edge(r)
+                edges[(e.type, e.head, e.tail)] = e
+        return [edges[k] for k in sorted(edges)]
+
+    def paper_relations(self, paper_id: str) -> list[RelationEdge]:
+        return [_edge(r, paper_id) for r in self._run(_PAPER_RELATIONS, id=paper_id)]

@@ -18,6 +18,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from kg.core.model import RelationEdge
 from queries.concept_table import ConceptTable
 
 __all__ = ["Engine", "Link", "PaperLink", "Profile"]
@@ -157,4 +158,16 @@ class Engine(Protocol):
         self, anchor_ids: Collection[str], concept_ids: Collection[str]
     ) -> dict[str, set[str]]:
         """For each of ``concept_ids``, the papers mentioning it and an anchor concept."""
+        ...
+
+    # -- relations between concepts ------------------------------------------------------
+
+    def relation_edges(self, concept_ids: Collection[str]) -> list[RelationEdge]:
+        """Every relation edge with one of those concepts at either end (any order), each
+        with its statement count and every paper's first sentence stating it."""
+        ...
+
+    def paper_relations(self, paper_id: str) -> list[RelationEdge]:
+        """The relation edges the paper states (any order), each with the paper's first
+        sentence stating it as its only evidence (``count`` is the whole graph's)."""
         ...

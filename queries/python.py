@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.core.layout import MODEL_DB
-from kg.core.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph, RelationEdge, edge_key
 from kg.stores.model_index import open_model_index
 from kg.stores.out import load_model
 from queries.concept_table import ConceptTable
@@ -177,3 +177,18 @@ class PythonEngine:
             for d in wanted.intersection(pc.get(p, ())):
                 out.setdefault(d, set()).add(p)
         return out
+
+    def relation_edges(self, concept_ids: Collection[str]) -> list[RelationEdge]:
+        wanted = set(concept_ids)
+        return [e for e in self.kg.relation_edges.values()
+                if e.head in wanted or e.tail in wanted]
+
+    def paper_relations(self, paper_id: str) -> list[RelationEdge]:
+        edges = self.kg.relation_edges
+        out: dict[tuple[str, str, str], RelationEdge] = {}
+        for r in self.kg.relations_by_paper.get(paper_id, ()):
+            key = edge_key(r)
+            if key is not None and key not in out:
+                e = edges[key]
+                out[key] = RelationEdge(*key, e.count, {paper_id: e.evidence[paper_id]})
+        return list(out.values())

@@ -23,6 +23,7 @@ from queries.engines import engine_for
 from queries.filters import paper_filter
 from queries.paths import path_rows, shortest_path
 from queries.ranking import rounded
+from queries.relations import paper_relation_rows
 from queries.topics import Resolution, no_paper, resolve, resolve_concept
 
 __all__ = ["concept_path", "concepts", "cooccurring", "paper", "papers_for_concept",
@@ -177,7 +178,8 @@ def _counts(engine: Engine, allowed: set[str] | None) -> dict[str, int]:
 
 
 def paper(source: Any, paper_id: str) -> dict:
-    """One paper with its concepts, each with its mention count and evidence sentences.
+    """One paper with its concepts, each with its mention count and evidence sentences, and
+    the relations between concepts that it states (:func:`queries.relations.paper_relation_rows`).
 
     Concepts are ordered by mentions (most first), then label, then id.
 
@@ -209,6 +211,7 @@ def paper(source: Any, paper_id: str) -> dict:
         "id": paper_id, "title": record["title"], "year": record["year"],
         "venue": record["venue"], "url": record["url"], "abstract": record["abstract"],
         "concepts": sorted(rows, key=lambda r: (-r["mentions"], r["label"], r["id"])),
+        "relations": paper_relation_rows(table, engine.paper_relations(paper_id)),
     }
 
 

@@ -29,7 +29,7 @@ from urllib.parse import unquote
 import pyoxigraph as ox
 
 from kg.core.errors import Messages, QueryError
-from kg.core.model import Concept
+from kg.core.model import Concept, RelationEdge
 from kg.core.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
 from kg.stores.out import damaged
 from kg.stores.sparql_terms import iri, literal, values
@@ -138,6 +138,29 @@ def _mention_parts(mention_iri: str) -> tuple[str, int]:
     """The paper IRI and ``N`` of a mention IRI ``…/mention/N`` (numbered in text order)."""
     paper, _, n = mention_iri.rpartition("/mention/")
     return paper, int(n)
+
+
+def _statement_parts(statement_iri: str) -> tuple[str, int]:
+    """The paper IRI and ``N`` of a relation statement IRI ``…/relation/N`` (text order)."""
+    paper, _, n = statement_iri.rpartition("/relation/")
+    return paper, int(n)
+
+
+def _edges(rows: list[tuple]) -> list[RelationEdge]:
+    """Relation edges from rows ``(relation, type, head, tail, count, statement, paper,
+    sentence)``: each paper's evidence is its first statement in text order."""
+    first: dict[tuple[str, str], tuple[int, str]] = {}
+    edges: dict[str, tuple[str, str, str, int]] = {}
+    for rel, rtype, h, t, count, st, p, sentence in rows:
+        edges[rel] = (rtype, _cid(h), _cid(t), count)
+        n = _statement_parts(st)[1]
+        pid = _pid(p)
+        if (rel, pid) not in first or n < first[(rel, pid)][0]:
+            first[(rel, pid)] = (n, sentence)
+    evidence: dict[str, dict[str, str]] = defaultdict(dict)
+    for (rel, pid), (_, sentence) in sorted(first.items()):
+        evidence[rel][pid] = sentence
+    return [RelationEdge(*edges[rel], evidence[rel]) for rel in sorted(edges)]
 
 
 def _text_order(r: dict) -> tuple:
@@ -486,3 +509,25 @@ class SparqlEngine:
             for k in numbers.split():
                 found[wanted[int(k)]].add(pid)
         return dict(found)
+
+    # -- relations between concepts -----------------------------------------------------
+
+    def relation_edges(self, concept_ids: Collection[str]) -> list[RelationEdge]:
+        ids = _concept_iris(concept_ids)
+        if not ids:
+            return []
+        return _edges(_tuples(self.store, f"""
+            SELECT DISTINCT ?r ?type ?h ?t ?n ?st ?p ?sentence WHERE {{
+              {values("c", ids)}
+              {{ ?r rdf:subject ?c }} UNION {{ ?r rdf:object ?c }}
+              ?r a kgv:Relation ; kgv:relationType ?type ; rdf:subject ?h ; rdf:object ?t ;
+                 kgv:statementCount ?n .
+              ?st kgv:relation ?r ; kgv:statedIn ?p ; kgv:statementSentence ?sentence . }}"""))
+
+    def paper_relations(self, paper_id: str) -> list[RelationEdge]:
+        return _edges(_tuples(self.store, f"""
+            SELECT ?r ?type ?h ?t ?n ?st ?p ?sentence WHERE {{
+              {values("p", _paper_iris([paper_id]))}
+              ?st kgv:statedIn ?p ; kgv:relation ?r ; kgv:statementSentence ?sentence .
+              ?r kgv:relationType ?type ; rdf:subject ?h ; rdf:object ?t ;
+                 kgv:statementCount ?n . }}"""))

@@ -19,7 +19,7 @@ from queries.engines import open_engine
 from queries.python_index import IndexedModelEngine
 
 HELPERS = ("papers_for_concept", "concepts", "paper", "related_papers", "cooccurring",
-           "concept_path", "stats")
+           "concept_path", "stats", "relations", "methods_for", "evaluations")
 
 
 def answer(fn, src, *args, **kwargs):
@@ -58,10 +58,14 @@ def check_corpus(engines: Engines, kg, concepts: list[str], papers: list[str],
         c = kg.concepts[cid]
         engines.agree("papers_for_concept", c.label)
         engines.agree("cooccurring", c.label)
+        engines.agree("relations", c.label)
         if cid in kg.narrower:  # only then does narrower=False change anything
             engines.agree("papers_for_concept", c.label, narrower=False)
         if i % 10 == 0:
             engines.agree("cooccurring", c.label, limit=3)
+            engines.agree("relations", c.label, direction="in", narrower=False)
+            engines.agree("methods_for", c.label)
+            engines.agree("evaluations", c.label)
             if c.aliases:
                 engines.agree("papers_for_concept", c.aliases[0])
     for pid in papers:
@@ -78,6 +82,7 @@ def check_corpus(engines: Engines, kg, concepts: list[str], papers: list[str],
     engines.agree("cooccurring", "no such concept at all")
     engines.agree("paper", "no-such-paper")
     engines.agree("related_papers", "no-such-paper")
+    engines.agree("relations", "no such concept at all")
     assert all(engines.checked.values()), engines.checked
 
 
@@ -96,6 +101,27 @@ def test_engines_agree_on_the_example_corpus(bolt, example_kg, example_out):
     assert len(engines.agree("related_papers", "neurips2026-abstracts-3")[1]) >= 1
     path = engines.agree("concept_path", "graph neural networks", "contrastive learning")
     assert path[0] == "ok" and path[1]
+
+
+def test_engines_agree_on_relations(bolt, example_kg, tmp_path):
+    """Relation edges made by hand (tests/relation_data.py) in all three stores."""
+    from tests.relation_data import with_relations
+    from tests.test_relation_graph import write_out
+
+    kg = with_relations(example_kg)
+    engines = Engines(kg, write_out(kg, tmp_path / "out"), bolt.load(kg))
+    ends = sorted({c for key in kg.relation_edges for c in key[1:]})
+    for cid in ends:
+        label = kg.concepts[cid].label
+        for direction in ("both", "in", "out"):
+            engines.agree("relations", label, direction=direction)
+        engines.agree("relations", label, narrower=False, type=["used-for", "compare"])
+        engines.agree("methods_for", label)
+        engines.agree("evaluations", label)
+    for pid in sorted(kg.papers):
+        engines.agree("paper", pid)
+    assert any(engines.agree("relations", kg.concepts[c].label)[1] for c in ends)
+    assert any(engines.agree("paper", p)[1]["relations"] for p in kg.relations_by_paper)
 
 
 def test_engines_agree_on_neurips2018(bolt, neurips2018_kg, neurips2018_out):

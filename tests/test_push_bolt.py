@@ -11,7 +11,7 @@ import pytest
 from kg.core.errors import StoreError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
 from kg.core.processes import free_port
-from kg.stores.bolt import connect, counts, push
+from kg.stores.bolt import RELATIONSHIP_TYPES, connect, counts, push
 
 
 def kg_cli(*args, env=None, check=True):
@@ -28,6 +28,8 @@ def expected_counts(kg: KnowledgeGraph) -> dict[str, int]:
         "MENTIONS": sum(len(c) for c in kg.paper_concepts.values()),
         "BROADER": sum(len({b for b in c.broader if b in kg.concepts})
                        for c in kg.concepts.values()),
+        **{rel: sum(1 for t, _, _ in kg.relation_edges if RELATIONSHIP_TYPES[t] == rel)
+           for rel in RELATIONSHIP_TYPES.values()},
     }
 
 
@@ -111,7 +113,8 @@ def test_replace_drops_what_a_previous_graph_left(bolt, example_kg):
     assert counts(g)["Paper"] == len(example_kg.papers) + 1  # MERGE adds, never removes
     push(small, g, replace=True)
     bolt.forget()
-    assert counts(g) == {"Paper": 1, "Concept": 0, "MENTIONS": 0, "BROADER": 0}
+    assert counts(g) == {"Paper": 1, "Concept": 0, "MENTIONS": 0, "BROADER": 0,
+                         **dict.fromkeys(RELATIONSHIP_TYPES.values(), 0)}
 
 
 def test_neurips2018_pushed_twice_keeps_identical_counts(bolt, neurips2018_kg):

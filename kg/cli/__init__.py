@@ -38,6 +38,7 @@ COMMAND_MODULES = [
     "kg.cli.eval",
     "kg.cli.viz",
     "kg.cli.bridge",
+    "kg.cli.relations",
 ]
 
 

@@ -79,7 +79,8 @@ def concepts(out: Path, ctype: str | None, engine: str, fmt: str, filters: dict)
 @engine_option
 @format_option
 def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
-    """Show one paper and its concepts, with the sentences that mention them."""
+    """Show one paper and its concepts, with the sentences that mention them, and the
+    relations between concepts it states (tables and JSON)."""
     row = run(engine, out, "paper", paper_id)
     if fmt == "json":
         json.dump(row, sys.stdout, ensure_ascii=False, indent=2)
@@ -95,6 +96,9 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
         click.echo("")
     emit([{**c, "evidence": c["evidence"][0]} for c in row["concepts"]],
          ["label", "type", "mentions", "evidence"], fmt)
+    if fmt == "table" and row["relations"]:  # CSV is one table: the concepts (JSON has both)
+        click.echo("\nrelations the paper states:\n")
+        emit(row["relations"], ["head", "relation", "tail", "evidence"], fmt)
 
 
 @click.command(cls=OutFirst)

@@ -98,6 +98,7 @@ class Messages:
                "'kg build … -o OUT --no-incremental'")
     NO_CONCEPT = "no concept matches '{text}'{hint}"
     NO_PAPER = "no paper with id '{id}'{hint}"
+    BAD_CHOICE = "unknown {what} '{value}'; choose from {choices}"
     TREND_YEARS = ("trends compare the papers of two different years; {start} → {end} does not "
                    "(years with papers: {years})")
     TREND_NO_YEARS = ("trends compare the papers of two different years, and no paper here has a "

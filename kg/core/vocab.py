@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from kg.core.model import RELATION_TYPES
+
 __all__ = [
     "BASE", "CONCEPT_NS", "DATASET", "DCTERMS", "EXTRACTOR_NS", "KGV", "OA", "OWL", "PAPER_NS",
-    "PREFIXES", "PROV", "RDF", "RDFS", "SCHEMA", "SCHEME", "SKOS", "VOID", "XSD", "concept_iri",
-    "extractor_iri", "link_iri", "mention_iri", "paper_iri", "sparql_prefixes",
+    "PREFIXES", "PROV", "RDF", "RDFS", "RELATION_NS", "RELATION_PROPERTIES", "SCHEMA", "SCHEME",
+    "SKOS", "VOID", "XSD", "concept_iri", "extractor_iri", "link_iri", "mention_iri", "paper_iri",
+    "relation_iri", "sparql_prefixes", "statement_iri",
 ]
 
 BASE = "https://w3id.org/kg-abstracts/"
@@ -21,6 +24,8 @@ SCHEME = BASE + "lexicon"
 DATASET = BASE + "dataset"
 #: the extractors, as PROV software agents (``kgx:lexicon`` …)
 EXTRACTOR_NS = BASE + "extractor/"
+#: the concept–concept relations, one node per type and concept pair (``kgr:used-for/a/b``)
+RELATION_NS = BASE + "relation/"
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 DCTERMS = "http://purl.org/dc/terms/"
@@ -33,8 +38,17 @@ RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
+def _camel(name: str) -> str:
+    first, *rest = name.split("-")
+    return first + "".join(w.title() for w in rest)
+
+
+#: the property that links two concepts directly, per relation type (``kgv:usedFor`` …)
+RELATION_PROPERTIES = {t: KGV + _camel(t) for t in RELATION_TYPES}
+
 PREFIXES = {
-    "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "kgx": EXTRACTOR_NS, "skos": SKOS,
+    "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "kgx": EXTRACTOR_NS, "kgr": RELATION_NS,
+    "skos": SKOS,
     "dcterms": DCTERMS, "schema": SCHEMA, "prov": PROV, "oa": OA, "void": VOID, "rdf": RDF,
     "rdfs": RDFS, "owl": OWL, "xsd": XSD,
 }
@@ -58,6 +72,23 @@ def mention_iri(paper_id: str, n: int) -> str:
 def link_iri(paper_id: str, concept_id: str) -> str:
     """IRI of the link between a paper and a concept it mentions (a ``kgv:ConceptLink``)."""
     return f"{paper_iri(paper_id)}/concept/{quote(concept_id, safe='-._~')}"
+
+
+def relation_iri(relation_type: str, head: str, tail: str) -> str:
+    """IRI of the relation ``head relation_type tail`` between two concepts (a ``kgv:Relation``).
+
+    Examples
+    --------
+    >>> relation_iri("used-for", "gnn", "node-classification")
+    'https://w3id.org/kg-abstracts/relation/used-for/gnn/node-classification'
+    """
+    parts = (relation_type, head, tail)
+    return RELATION_NS + "/".join(quote(x, safe="-._~") for x in parts)
+
+
+def statement_iri(paper_id: str, n: int) -> str:
+    """IRI of the ``n``-th relation statement of a paper (a ``kgv:RelationStatement``)."""
+    return f"{paper_iri(paper_id)}/relation/{n}"
 
 
 def extractor_iri(name: str) -> str:

@@ -8,11 +8,16 @@ Schema (see ``docs/property-graph.md``)::
     (:Concept {id, label, type, aliases, hidden, origin, definition, idf, papers})
     (:Paper)-[:MENTIONS {count, title, evidence, first}]->(:Concept)
     (:Concept)-[:BROADER]->(:Concept)
+    (:Concept)-[:USED_FOR {count, papers, evidence}]->(:Concept)   and FEATURE_OF,
+        HYPONYM_OF, PART_OF, COMPARE, CONJUNCTION, EVALUATE_FOR (RELATIONSHIP_TYPES)
 
 ``idf`` is ``ln(N / df)`` and ``papers`` is ``df`` (so no engine needs a logarithm
 at query time); ``evidence`` lists the distinct sentences of the mentions in text
 order and ``first`` is the rank of the first one among the paper's mentions
-(see :func:`mention_rows`); ``title`` counts the mentions in the title.
+(see :func:`mention_rows`); ``title`` counts the mentions in the title. A relation edge
+between two concepts (:attr:`kg.core.model.KnowledgeGraph.relation_edges`) has ``count``
+(sentences stating it), ``papers`` (their ids, sorted) and ``evidence`` (each paper's first
+sentence stating it, in the order of ``papers``), so the papers are reached by id.
 
 :func:`push` writes a :class:`~kg.core.model.KnowledgeGraph` with batched
 ``UNWIND $rows … MERGE`` statements, each batch in its own managed write
@@ -31,7 +36,7 @@ from typing import Any
 
 from kg.core.errors import CredentialsError, Messages, QueryError, StoreError
 from kg.core.layout import MODEL
-from kg.core.model import KnowledgeGraph
+from kg.core.model import RELATION_TYPES, KnowledgeGraph
 from kg.stores.bolt_server import (
     BoltServer,
     file_sha256,
@@ -45,9 +50,10 @@ from kg.stores.out import load_model, require_built
 
 __all__ = [
     "BOLT_SCHEMES", "BoltGraph", "CONSTRAINTS", "ENV", "MERGE_BROADER", "MERGE_CONCEPTS",
-    "MERGE_MENTIONS", "MERGE_PAPERS", "WRITTEN", "bolt_errors", "broader_rows", "clear",
-    "concept_rows", "connect", "counts", "ensure_schema", "load_served", "local_graph",
-    "mention_rows", "open_bolt_graph", "paper_rows", "push", "settings",
+    "MERGE_MENTIONS", "MERGE_PAPERS", "RELATIONSHIP_TYPES", "WRITTEN", "bolt_errors",
+    "broader_rows", "clear", "concept_rows", "connect", "counts", "ensure_schema",
+    "load_served", "local_graph", "mention_rows", "merge_relation", "open_bolt_graph",
+    "paper_rows", "push", "relation_rows", "settings",
 ]
 
 #: Environment variables read by :func:`connect` (and ``kg push`` / ``kg cypher``).
@@ -84,6 +90,21 @@ MATCH (p:Paper {id: r.paper}), (c:Concept {id: r.concept})
 MERGE (p)-[m:MENTIONS]->(c)
 SET m.count = r.count, m.title = r.title, m.evidence = r.evidence, m.first = r.first
 """
+
+#: The relationship type of each relation type (``used-for`` → ``USED_FOR``). Cypher cannot
+#: take a relationship type as a parameter, so statements name one of these fixed words.
+RELATIONSHIP_TYPES = {t: t.upper().replace("-", "_") for t in RELATION_TYPES}
+
+
+def merge_relation(relation_type: str) -> str:
+    """The ``UNWIND $rows … MERGE`` statement of one relation type (:func:`relation_rows`)."""
+    return f"""
+UNWIND $rows AS r
+MATCH (a:Concept {{id: r.head}}), (b:Concept {{id: r.tail}})
+MERGE (a)-[e:{RELATIONSHIP_TYPES[relation_type]}]->(b)
+SET e.count = r.count, e.papers = r.papers, e.evidence = r.evidence
+"""
+
 
 # -- connecting ----------------------------------------------------------------------------
 
@@ -306,6 +327,15 @@ def mention_rows(kg: KnowledgeGraph) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
+def relation_rows(kg: KnowledgeGraph) -> dict[str, list[dict]]:
+    """For each relation type, one row per relation edge for :func:`merge_relation`."""
+    rows: dict[str, list[dict]] = {t: [] for t in RELATION_TYPES}
+    for e in kg.relation_edges.values():
+        rows[e.type].append({"head": e.head, "tail": e.tail, "count": e.count,
+                             "papers": list(e.evidence), "evidence": list(e.evidence.values())})
+    return rows
+
+
 def _batches(rows: Sequence[dict], size: int) -> Iterator[list[dict]]:
     for i in range(0, len(rows), size):
         yield list(rows[i:i + size])
@@ -354,14 +384,14 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
     Returns
     -------
     dict
-        Rows written per kind: ``concepts, papers, broader, mentions``.
+        Rows written per kind: ``concepts, papers, broader, mentions, relations``.
 
     Examples
     --------
     >>> from kg.stores.out import load_model
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     push(load_model("kg-out"), g)
-    {'concepts': 152, 'papers': 19, 'broader': 161, 'mentions': 125}
+    {'concepts': 152, 'papers': 19, 'broader': 161, 'mentions': 125, 'relations': 9}
     """
     from tqdm import tqdm
 
@@ -371,6 +401,8 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
         ("broader", MERGE_BROADER, broader_rows(kg)),
         ("mentions", MERGE_MENTIONS, mention_rows(kg)),
     ]
+    plan += [("relations", merge_relation(t), rows) for t, rows in relation_rows(kg).items()
+             if rows]
     if replace:
         clear(graph)
     ensure_schema(graph)
@@ -383,7 +415,10 @@ def push(kg: KnowledgeGraph, graph: BoltGraph, *, batch_size: int = 2000,
             for batch in _batches(rows, batch_size):
                 session.execute_write(_write, statement, batch)  # retried if transient
                 bar.update(len(batch))
-    return {kind: len(rows) for kind, _, rows in plan}
+    written = dict.fromkeys(("concepts", "papers", "broader", "mentions", "relations"), 0)
+    for kind, _, rows in plan:
+        written[kind] += len(rows)
+    return written
 
 
 def counts(graph: BoltGraph) -> dict[str, int]:
@@ -393,12 +428,12 @@ def counts(graph: BoltGraph) -> dict[str, int]:
     --------
     >>> with connect("bolt://127.0.0.1:7687") as g:  # doctest: +SKIP
     ...     counts(g)
-    {'Paper': 19, 'Concept': 152, 'MENTIONS': 125, 'BROADER': 161}
+    {'Paper': 19, 'Concept': 152, 'MENTIONS': 125, 'BROADER': 161, 'USED_FOR': 5, ...}
     """
     out = {}
     for label in ("Paper", "Concept"):
         out[label] = graph.run(f"MATCH (n:{label}) RETURN count(n) AS n")[0]["n"]
-    for rel in ("MENTIONS", "BROADER"):
+    for rel in ("MENTIONS", "BROADER", *RELATIONSHIP_TYPES.values()):
         out[rel] = graph.run(f"MATCH ()-[r:{rel}]->() RETURN count(r) AS n")[0]["n"]
     return out
 

@@ -9,6 +9,11 @@ attributed with PROV to its extractor); each
 paper–concept pair is also a ``kgv:ConceptLink`` node summarising its mentions
 (count, title count, first mention and its sentence), so questions over many
 papers need not read every mention. The totals are a VoID dataset description.
+Relations between concepts ("GNNs used-for node classification") are one ``kgv:Relation``
+node per type and concept pair (a reified ``rdf:Statement`` of the direct triple
+``kgc:gnn kgv:usedFor kgc:node-classification``, with counts and ``prov:wasDerivedFrom``
+its papers) and one ``kgv:RelationStatement`` per sentence that states it, derived from the
+two mentions.
 Every ``kgv:`` term is defined in ``kg/vocab.ttl``.
 Triples are produced in a fixed order so the same input gives the same bytes.
 """
@@ -21,7 +26,7 @@ from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from kg.core.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph, Relation, edge_key
 from kg.core.vocab import (
     DATASET,
     DCTERMS,
@@ -30,6 +35,7 @@ from kg.core.vocab import (
     PROV,
     RDF,
     RDFS,
+    RELATION_PROPERTIES,
     SCHEMA,
     SCHEME,
     SKOS,
@@ -40,11 +46,14 @@ from kg.core.vocab import (
     link_iri,
     mention_iri,
     paper_iri,
+    relation_iri,
+    statement_iri,
 )
 
 __all__ = [
     "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "extractor_triples",
-    "link_triples", "mention_triples", "paper_block", "paper_triples", "triples",
+    "link_triples", "mention_triples", "paper_block", "paper_triples", "relation_triples",
+    "statement_triples", "triples",
 ]
 
 _A = ox.NamedNode(RDF + "type")
@@ -193,6 +202,82 @@ _LINK = {name: _n(KGV + name) for name in (
     "firstMention", "evidence")}
 
 
+_REL = {name: _n(KGV + name) for name in (
+    "Relation", "RelationStatement", "relationType", "statementCount", "relationPaperCount",
+    "relation", "statedIn", "statementField", "headStart", "headEnd", "headText", "tailStart",
+    "tailEnd", "tailText", "statementSentence", "statementExtractor", "statementScore")}
+_STATEMENT = _n(RDF + "Statement")
+_SUBJECT, _PREDICATE, _OBJECT = (_n(RDF + x) for x in ("subject", "predicate", "object"))
+_DERIVED_FROM = _n(PROV + "wasDerivedFrom")
+
+
+def relation_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """One ``kgv:Relation`` per relation edge of the graph, and its direct triple.
+
+    The node reifies the triple ``head kgv:usedFor tail`` (``rdf:subject``,
+    ``rdf:predicate``, ``rdf:object``) and carries ``kgv:relationType`` (SciERC's name),
+    ``kgv:statementCount``, ``kgv:relationPaperCount`` and ``prov:wasDerivedFrom`` each paper that
+    states it; the sentences are on its ``kgv:RelationStatement`` nodes
+    (:func:`statement_triples`), which point to it with ``kgv:relation``.
+    """
+    v = _REL
+    for (rtype, head, tail), edge in kg.relation_edges.items():
+        s = _n(relation_iri(rtype, head, tail))
+        h, t, prop = _n(concept_iri(head)), _n(concept_iri(tail)), _n(RELATION_PROPERTIES[rtype])
+        yield ox.Triple(h, prop, t)
+        yield ox.Triple(s, _A, v["Relation"])
+        yield ox.Triple(s, _A, _STATEMENT)
+        yield ox.Triple(s, _SUBJECT, h)
+        yield ox.Triple(s, _PREDICATE, prop)
+        yield ox.Triple(s, _OBJECT, t)
+        yield ox.Triple(s, v["relationType"], _lit(rtype))
+        yield ox.Triple(s, v["statementCount"], _int(edge.count))
+        yield ox.Triple(s, v["relationPaperCount"], _int(len(edge.evidence)))
+        for pid in edge.evidence:
+            yield ox.Triple(s, _DERIVED_FROM, _n(paper_iri(pid)))
+
+
+def _covering_mention(kg: KnowledgeGraph, r: Relation, concept: str, start: int,
+                      end: int) -> int | None:
+    """The number of the paper's first mention of ``concept`` in ``r``'s field that
+    overlaps ``start:end`` (the mention the argument was linked through)."""
+    for n, m in enumerate(kg.mentions_by_paper.get(r.paper, ()), start=1):
+        if m.concept == concept and m.field == r.field and m.start < end and start < m.end:
+            return n
+    return None
+
+
+def statement_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+    """One ``kgv:RelationStatement`` per sentence of the paper ``pid`` that states a relation
+    edge, numbered in text order: its paper, relation, field, argument offsets and texts,
+    sentence, extractor and score, ``prov:wasDerivedFrom`` the two mentions it links."""
+    v = _REL
+    p = _n(paper_iri(pid))
+    for n, r in enumerate(kg.relations_by_paper.get(pid, ()), start=1):
+        key = edge_key(r)
+        assert key is not None  # relations_by_paper holds edges only
+        s = _n(statement_iri(pid, n))
+        yield ox.Triple(s, _A, v["RelationStatement"])
+        yield ox.Triple(s, v["statedIn"], p)
+        yield ox.Triple(s, v["relation"], _n(relation_iri(*key)))
+        yield ox.Triple(s, _ATTRIBUTED_TO, _n(extractor_iri(r.extractor)))
+        for concept, start, end in ((r.head_concept, r.head_start, r.head_end),
+                                    (r.tail_concept, r.tail_start, r.tail_end)):
+            found = _covering_mention(kg, r, str(concept), start, end)
+            if found is not None:
+                yield ox.Triple(s, _DERIVED_FROM, _n(mention_iri(pid, found)))
+        yield ox.Triple(s, v["statementField"], _lit(r.field))
+        yield ox.Triple(s, v["headStart"], _int(r.head_start))
+        yield ox.Triple(s, v["headEnd"], _int(r.head_end))
+        yield ox.Triple(s, v["headText"], _lit(r.head_text))
+        yield ox.Triple(s, v["tailStart"], _int(r.tail_start))
+        yield ox.Triple(s, v["tailEnd"], _int(r.tail_end))
+        yield ox.Triple(s, v["tailText"], _lit(r.tail_text))
+        yield ox.Triple(s, v["statementSentence"], _lit(r.sentence))
+        yield ox.Triple(s, v["statementExtractor"], _lit(r.extractor))
+        yield ox.Triple(s, v["statementScore"], _double(r.score))
+
+
 #: the vocabularies the graph uses (``void:vocabulary`` of the dataset)
 VOCABULARIES = (DCTERMS, KGV, OA, PROV, SCHEMA, SKOS)
 
@@ -234,27 +319,34 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
 
 def extractor_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """Each extractor that found a mention, as a ``prov:SoftwareAgent`` named by its label."""
-    for name in sorted({m.extractor for m in kg.mentions}):
+    names = {m.extractor for m in kg.mentions}
+    names.update(r.extractor for rs in kg.relations_by_paper.values() for r in rs)
+    for name in sorted(names):
         s = _n(extractor_iri(name))
         yield ox.Triple(s, _A, _n(PROV + "SoftwareAgent"))
         yield ox.Triple(s, _n(RDFS + "label"), _lit(name))
 
 
 def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
-    """The triples that depend on the whole corpus: concepts (counts, idf), totals, extractors."""
+    """The triples that depend on the whole corpus: concepts (counts, idf), relations between
+    them, totals, extractors."""
     yield from concept_triples(kg)
+    yield from relation_triples(kg)
     yield from dataset_triples(kg)
     yield from extractor_triples(kg)
 
 
 def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
-    """The triples of one paper: the paper, its mentions and its concept links.
+    """The triples of one paper: the paper, its mentions, its concept links and its relation
+    statements.
 
-    They depend on the paper and its mentions only (see :func:`kg.stores.rdf_file.paper_key`).
+    They depend on the paper, its mentions and its relations only (see
+    :func:`kg.stores.rdf_file.paper_key`).
     """
     yield from paper_triples(kg, pid)
     yield from mention_triples(kg, pid)
     yield from link_triples(kg, pid)
+    yield from statement_triples(kg, pid)
 
 
 def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: Bump when the RDF form of a paper block or the index changes: older indexes are ignored.
-FORMAT = 2
+FORMAT = 3
 
 
 @dataclass(frozen=True)
@@ -105,12 +105,14 @@ def _digest(data: bytes) -> str:
 
 
 def paper_key(kg: KnowledgeGraph, pid: str) -> str:
-    """A hash of everything the paper's block is made from: the paper and its mentions."""
+    """A hash of everything the paper's block is made from: the paper, its mentions and the
+    relation statements that are graph edges."""
     p = kg.papers[pid]
     mentions = [(m.concept, m.field, m.start, m.end, m.text, m.sentence, m.extractor, m.score)
                 for m in kg.mentions_by_paper.get(pid, ())]
+    relations = [tuple(vars(r).values()) for r in kg.relations_by_paper.get(pid, ())]
     made_of = repr((FORMAT, pid, p.title, p.abstract, sorted(set(p.keywords)), p.year, p.venue,
-                    p.url, mentions))
+                    p.url, mentions, relations))
     return hashlib.sha1(made_of.encode("utf-8", "surrogatepass")).hexdigest()
 
 
