@@ -7,7 +7,8 @@ A relation extractor states "span A used-for span B" in one sentence; the graph 
 1. a mention that contains the span (the shortest one: the most specific), else
 2. a mention inside the span (the longest; then the rightmost, since an English noun
    phrase ends in its head: "scalable GNN training" → *training*), else
-3. the mention that shares most characters with it.
+3. a mention that overlaps the span's end (the head word again: "differentially private
+   algorithm" is no mention of *differential privacy*), the one sharing most characters.
 
 Ties go to the earlier mention, then the smaller concept id, so the result does not depend
 on the order mentions come in. A relation whose arguments are not both concepts, or are the
@@ -64,8 +65,10 @@ class FieldMentions:
                 rank: tuple = (0, m.end - m.start, 0)
             elif start <= m.start and m.end <= end:  # inside the span
                 rank = (1, -(m.end - m.start), -m.end)
+            elif m.start < end <= m.end:  # holds the span's last character
+                rank = (2, -(end - max(start, m.start)), 0)
             else:
-                rank = (2, -(min(end, m.end) - max(start, m.start)), 0)
+                continue
             rank += (m.start, m.concept)
             if best is None or rank < best[0]:
                 best = (rank, m.concept)

@@ -63,7 +63,8 @@ def test_a_span_gets_the_concept_of_the_mention_that_covers_it():
     assert spans.concept(44, 51) == "enc"  # the shortest mention containing it
     assert spans.concept(40, 51) == "gnn-enc"
     assert spans.concept(36, 52) == "gnn-enc"  # holds a mention: the longest one inside
-    assert spans.concept(55, 65) == "nc"  # overlaps only
+    assert spans.concept(55, 65) == "nc"  # overlaps its end only
+    assert spans.concept(30, 39) is None  # overlaps a mention, but not with its last word
     assert spans.concept(0, 9) is None and spans.concept(80, 90) is None
     assert FieldMentions([]).concept(0, 5) is None
 
