@@ -147,7 +147,8 @@ def test_neo4j_csv_headers_parse_as_neo4j_admin_reads_them(example_out, example_
     files = {Path(a.split("=", 1)[1]).name: a[2:].split("=", 1)[0] for a in args
              if a.startswith(("--nodes=", "--relationships="))}
     assert files == {"papers.csv": "nodes", "concepts.csv": "nodes",
-                     "mentions.csv": "relationships", "broader.csv": "relationships"}
+                     "mentions.csv": "relationships", "broader.csv": "relationships",
+                     "relations.csv": "relationships"}
     assert "neo4j-admin database import full --nodes=papers.csv" in script
     delimiter = chr(int(options["array-delimiter"][2:], 16))
 
@@ -166,7 +167,7 @@ def test_neo4j_csv_headers_parse_as_neo4j_admin_reads_them(example_out, example_
     assert isinstance(gnn["idf"], float)
 
     rels = []
-    for name in ("mentions.csv", "broader.csv"):
+    for name in ("mentions.csv", "broader.csv", "relations.csv"):
         _, rows = _read(folder / name, "relationships", delimiter)
         for rec in rows:
             (sg, start), (eg, end) = rec["START_ID"], rec["END_ID"]
@@ -180,6 +181,14 @@ def test_neo4j_csv_headers_parse_as_neo4j_admin_reads_them(example_out, example_
     assert m["evidence"][0].startswith("Graph Neural Networks (GNNs)")
     broader = {(r["START_ID"][1], r["END_ID"][1]) for r in rels if r["TYPE"][1] == "BROADER"}
     assert ("cminhash", "minhash") in broader
+    # relations between concepts, typed as kg push writes them
+    typed = {(r["TYPE"][1], r["START_ID"][1], r["END_ID"][1]): r for r in rels
+             if r["TYPE"][1] not in ("MENTIONS", "BROADER")}
+    assert set(typed) == {(t.upper().replace("-", "_"), h, e)
+                          for t, h, e in example_kg.relation_edges}
+    for (t, h, e), edge in example_kg.relation_edges.items():
+        rec = typed[(t.upper().replace("-", "_"), h, e)]
+        assert rec["count"] == edge.count and rec["papers"] == edge.papers
 
 
 def test_neo4j_csv_needs_a_folder(example_out):
@@ -285,8 +294,9 @@ def test_the_vocabulary_defines_no_term_the_graph_writer_does_not_know():
     from kg.core.vocab import KGV as ns
 
     vocab = rdflib.Graph().parse(Path(__file__).parent.parent / "kg" / "vocab.ttl")
-    source = (Path(__file__).parent.parent / "kg" / "stores" / "rdf.py").read_text(
-        encoding="utf-8")
+    # the writer: kg/stores/rdf.py, and the relation properties of kg/core/vocab.py
+    source = "".join((Path(__file__).parent.parent / "kg" / part).read_text(encoding="utf-8")
+                     for part in ("stores/rdf.py", "core/vocab.py"))
     names = {str(s)[len(ns):] for s in vocab.subjects() if str(s).startswith(ns)}
     assert names and all(f'"{n}"' in source for n in names), sorted(
         n for n in names if f'"{n}"' not in source)

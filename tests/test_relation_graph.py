@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -250,8 +251,10 @@ def test_old_graph_without_relations_gives_the_same_rdf_as_before(example_kg, tm
                         mentions=example_kg.mentions,
                         relations=[r for r in made_relations(example_kg)])  # not linked
     assert kg.relation_edges == {}
+    bare = KnowledgeGraph(papers=example_kg.papers, concepts=example_kg.concepts,
+                          mentions=example_kg.mentions)
     a = write_out(kg, tmp_path / "a")
-    b = write_out(example_kg, tmp_path / "b")
+    b = write_out(bare, tmp_path / "b")
     assert (a / "graph.ttl").read_bytes() == (b / "graph.ttl").read_bytes()
 
 
@@ -329,3 +332,53 @@ def test_manifest_counts_relation_edges(tmp_path):
     result = build(["examples/neurips2026-abstracts.txt"], tmp_path / "out", page=False)
     counted = json.loads((tmp_path / "out" / MANIFEST).read_text())["counts"]
     assert counted["relations"] == len(result.graph.relation_edges)
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+def test_concept_map_and_focus_draw_typed_directed_relation_edges(relation_kg):
+    from visualizations.page import render
+    from visualizations.views import make_view
+
+    view = make_view(relation_kg, "concepts")
+    shown = {n["id"][8:] for n in view.net.nodes}
+    drawn = [e for e in view.net.edges if e["kind"].startswith("relation-")]
+    expected = [k for k in relation_kg.relation_edges if k[1] in shown and k[2] in shown]
+    assert len(drawn) == len(expected) > 0
+    for e in drawn:
+        assert e["kind"] == f"relation-{e['relation']}"
+        assert e["arrows"] == ("" if e["relation"] in ("compare", "conjunction") else "to")
+        head, tail = e["from"][8:], e["to"][8:]
+        edge = relation_kg.relation_edges[(e["relation"], head, tail)]
+        assert edge.evidence[min(edge.evidence)][:60] in e["title"]
+    html = render(view)
+    data = json.loads(re.search(r'<script id="kg-data" type="application/json">(.*?)</script>',
+                                html, re.S).group(1))
+    kinds = {k["key"] for k in data["edgeKinds"]}
+    assert {e["kind"] for e in drawn} <= kinds  # each type drawn is in the legend
+    focus = make_view(relation_kg, "focus", text="graph neural network")
+    focus_drawn = {(e["relation"], e["from"], e["to"]) for e in focus.net.edges
+                   if e["kind"].startswith("relation-")}
+    gnn_family = {f"concept:{c}" for c in relation_kg.descendants("graph-neural-network")}
+    assert focus_drawn and any(f in gnn_family or t in gnn_family for _, f, t in focus_drawn)
+
+
+def test_relation_tooltips_are_escaped():
+    from visualizations.page import render
+    from visualizations.views import make_view
+
+    hostile = '</script><img src=x onerror="window.kgPwned=1"> uses GNN'
+    kg = KnowledgeGraph(
+        papers={"p": Paper("p", "<b>T</b>", hostile)},
+        concepts={"gnn": Concept("gnn", "graph neural network", "method"),
+                  "evil": Concept("evil", "</script><b>evil", "concept")},
+        mentions=[Mention("p", "evil", "abstract", 0, 9, "</script>", hostile, "x"),
+                  Mention("p", "gnn", "abstract", len(hostile) - 3, len(hostile), "GNN",
+                          hostile, "x")])
+    kg.relations = link_relations(
+        [Relation("p", "used-for", "abstract", 0, 9, "</script>", len(hostile) - 3,
+                  len(hostile), "GNN", hostile, "model")], kg.mentions, kg.concepts)
+    view = make_view(kg, "concepts")
+    assert any(e["kind"] == "relation-used-for" for e in view.net.edges)
+    html = render(view)
+    assert html.count("</script>") == 3 and "<img src=x" not in html and "<b>evil" not in html

@@ -94,7 +94,12 @@ def test_concept_map_clusters_are_deterministic_and_cover_every_concept(example_
     by_label = {n["label"]: n["group"] for n in net.nodes}
     # concepts of the same abstract travel together
     assert by_label["MinHash"] == by_label["CMinHash"]
-    assert all(e["kind"] == "cooccurs" and e["value"] >= 1 for e in net.edges)
+    # co-occurrence links, and the relations papers state between two of the concepts
+    assert all(e["kind"] == "cooccurs" and e["value"] >= 1 for e in net.edges
+               if not e["kind"].startswith("relation-"))
+    relations = {(e["relation"], e["from"][8:], e["to"][8:]) for e in net.edges
+                 if e["kind"].startswith("relation-")}
+    assert relations == set(example_kg.relation_edges)
 
 
 def test_focus_on_a_concept_includes_narrower_concepts_and_their_papers(example_kg):

@@ -3,7 +3,9 @@
 Like VOSviewer's term maps: concepts are clustered into communities (networkx
 Louvain, fixed seed, so a page is the same on every build) and coloured by
 cluster; node size is the number of papers, link width the number of papers
-that mention both concepts.
+that mention both concepts. Relations the papers state between two of the concepts
+("GNN used-for node classification") are typed, directed links over them
+(:mod:`visualizations.relation_edges`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from kg.stores.graph import concept_node
 from queries.bridging import hubs
 from visualizations.details import concept_tooltip, plural
 from visualizations.networks import new_network
+from visualizations.relation_edges import relation_vis_edges
 from visualizations.style import OTHER_COLOR, cluster_color, node_size, short
 
 __all__ = [
@@ -177,6 +180,7 @@ def concept_map_network(
             "note": f"together in {plural(len(shared), 'paper')}: "
                     + "; ".join(titles[:3]) + ("…" if len(shared) > 3 else ""),
         })
+    edges += relation_vis_edges(kg, chosen)
     net = new_network()
     net.nodes, net.edges = nodes, edges
     net.node_ids = [n["id"] for n in nodes]

@@ -2,7 +2,8 @@
 
 A concept stands with its narrower concepts (asking for "graph neural
 networks" also shows papers about graph attention networks); from there the
-view walks the paper–concept links ``depth`` steps out.
+view walks the paper–concept links ``depth`` steps out. Relations stated between two of the
+concepts shown are typed, directed links (:mod:`visualizations.relation_edges`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from visualizations.networks import (
     new_network,
     paper_vis_node,
 )
+from visualizations.relation_edges import relation_vis_edges
 from visualizations.style import snippet
 
 __all__ = [
@@ -183,6 +185,7 @@ def _network(kg: KnowledgeGraph, level: dict[str, int], focus: Focus) -> Network
                                  f"{kg.concepts[b].label}",
                         "note": "narrower → broader",
                     })
+    edges += relation_vis_edges(kg, [n[8:] for n in shown if n.startswith("concept:")])
     net = new_network()
     net.nodes, net.edges = nodes, edges
     net.node_ids = [n["id"] for n in nodes]

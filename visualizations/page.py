@@ -23,9 +23,10 @@ from pyvis.network import Network
 
 from kg.core.errors import Messages, OutputError
 from kg.core.files import atomic_write
+from kg.core.model import RELATION_TYPES, SYMMETRIC_RELATION_TYPES
 from visualizations.labels import declutter
 from visualizations.layout import apply_positions
-from visualizations.style import TYPE_COLORS
+from visualizations.style import RELATION_COLORS, TYPE_COLORS
 
 #: distance between neighbouring nodes on pages whose labels must not overlap: room for them
 LABEL_SPACING = 110.0
@@ -40,6 +41,11 @@ EDGE_KINDS = {
     "shares": {"label": "papers sharing concepts", "dashes": True},
     "cooccurs": {"label": "mentioned together (width: papers)", "dashes": False},
     "broader": {"label": "narrower → broader", "dashes": True},
+    # relations between concepts, one kind per type (visualizations.relation_edges)
+    **{f"relation-{t}": {"label": f"{t} {'↔' if t in SYMMETRIC_RELATION_TYPES else '→'} "
+                                  "(hover for the sentence)",
+                         "dashes": False, "color": RELATION_COLORS[t]}
+       for t in RELATION_TYPES},
 }
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 __all__ = [
-    "CLUSTER_COLORS", "EDGE_COLOR", "OTHER_COLOR", "SIDE_COLORS", "TYPE_COLORS", "TYPE_SHAPES",
+    "CLUSTER_COLORS", "EDGE_COLOR", "OTHER_COLOR", "RELATION_COLORS", "SIDE_COLORS",
+    "TYPE_COLORS", "TYPE_SHAPES",
     "cluster_color", "node_size", "short", "snippet",
 ]
 
@@ -26,6 +27,12 @@ OTHER_COLOR = "#bab0ac"
 #: Colours of the two sides of a bridge view, and of what connects them.
 SIDE_COLORS = {"a": "#e15759", "b": "#59a14f", "bridge": "#4e79a7", "connector": "#edc948"}
 EDGE_COLOR = "#9aa5b1"
+#: One colour per relation type between concepts (dark enough to read over the grey links).
+RELATION_COLORS = {
+    "used-for": "#1f77b4", "evaluate-for": "#9467bd", "compare": "#d62728",
+    "conjunction": "#7f7f7f", "hyponym-of": "#2ca02c", "part-of": "#8c564b",
+    "feature-of": "#e377c2",
+}
 
 
 def node_size(n_papers: int) -> float:

@@ -79,7 +79,8 @@ def build(inputs: tuple[Path, ...], out: Path, input_format: str | None,
         click.echo(
             f"built {out}: {s['papers']} papers, {s['concepts']} concepts, "
             f"{s['mentions']} mentions, {s['paper_concept_links']} paper–concept links, "
-            f"{s['paper_paper_links']} paper–paper links, {s['triples']} triples", err=True)
+            f"{s['paper_paper_links']} paper–paper links, {s['relations']} concept–concept "
+            f"relations, {s['triples']} triples", err=True)
         files = ["graph.ttl", "store/"] + ([] if no_page else ["graph.html"])
         click.echo(f"  wrote {', '.join(str(out / f) for f in files)}", err=True)
 

@@ -38,13 +38,13 @@ RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
-def _camel(name: str) -> str:
-    first, *rest = name.split("-")
-    return first + "".join(w.title() for w in rest)
-
-
 #: the property that links two concepts directly, per relation type (``kgv:usedFor`` …)
-RELATION_PROPERTIES = {t: KGV + _camel(t) for t in RELATION_TYPES}
+RELATION_PROPERTIES = {
+    "used-for": KGV + "usedFor", "feature-of": KGV + "featureOf", "hyponym-of": KGV + "hyponymOf",
+    "part-of": KGV + "partOf", "compare": KGV + "compare", "conjunction": KGV + "conjunction",
+    "evaluate-for": KGV + "evaluateFor",
+}
+assert set(RELATION_PROPERTIES) == set(RELATION_TYPES)
 
 PREFIXES = {
     "kgv": KGV, "kgc": CONCEPT_NS, "kgp": PAPER_NS, "kgx": EXTRACTOR_NS, "kgr": RELATION_NS,

@@ -21,14 +21,21 @@ from pathlib import Path
 from kg.core.errors import Messages, OutputError
 from kg.core.files import atomic_write
 from kg.core.model import KnowledgeGraph
-from kg.stores.bolt import broader_rows, concept_rows, mention_rows, paper_rows
+from kg.stores.bolt import (
+    RELATIONSHIP_TYPES,
+    broader_rows,
+    concept_rows,
+    mention_rows,
+    paper_rows,
+    relation_rows,
+)
 
 __all__ = ["ARRAY_DELIMITER", "FILES", "import_command", "write_neo4j_csv"]
 
 ARRAY_DELIMITER = "\x1f"
 #: file name -> what it holds (``--nodes`` or ``--relationships``), in import order
 FILES = {"papers.csv": "nodes", "concepts.csv": "nodes", "mentions.csv": "relationships",
-         "broader.csv": "relationships"}
+         "broader.csv": "relationships", "relations.csv": "relationships"}
 _SCRIPT = "import.sh"
 
 
@@ -73,7 +80,7 @@ def write_neo4j_csv(kg: KnowledgeGraph, folder: str | Path) -> list[Path]:
     >>> kg = KnowledgeGraph(concepts={"gnn": Concept("gnn", "graph neural network",
     ...                                              aliases=["GNN", "GNNs"])})
     >>> [p.name for p in write_neo4j_csv(kg, folder)]
-    ['papers.csv', 'concepts.csv', 'mentions.csv', 'broader.csv', 'import.sh']
+    ['papers.csv', 'concepts.csv', 'mentions.csv', 'broader.csv', 'relations.csv', 'import.sh']
     >>> (folder / "concepts.csv").read_text().splitlines()[0]
     'id:ID(Concept),aliases:string[],definition:string,hidden:string[],idf:double,label:string,\
 origin:string,papers:int,type:string,:LABEL'
@@ -94,6 +101,15 @@ origin:string,papers:int,type:string,:LABEL'
               "MENTIONS"] for m in mentions]),
         "broader.csv": ([":START_ID(Concept)", ":END_ID(Concept)", ":TYPE"],
                         [[b["narrower"], b["broader"], "BROADER"] for b in broader_rows(kg)]),
+        # relations between concepts, typed as kg push writes them (USED_FOR …)
+        "relations.csv": (
+            [":START_ID(Concept)", ":END_ID(Concept)", "count:int", "papers:string[]",
+             "evidence:string[]", ":TYPE"],
+            [[r["head"], r["tail"], r["count"],
+              _cell(r["papers"], f"{r['head']}->{r['tail']}", "papers"),
+              _cell(r["evidence"], f"{r['head']}->{r['tail']}", "evidence"),
+              RELATIONSHIP_TYPES[t]]
+             for t, rows in relation_rows(kg).items() for r in rows]),
     }
     written = []
     for name in FILES:
@@ -125,8 +141,8 @@ def import_command(folder: str | Path | None, *, database: str = "neo4j") -> str
     >>> print(import_command("/data/kg-neo4j"))  # doctest: +NORMALIZE_WHITESPACE
     neo4j-admin database import full --nodes=/data/kg-neo4j/papers.csv
     --nodes=/data/kg-neo4j/concepts.csv --relationships=/data/kg-neo4j/mentions.csv
-    --relationships=/data/kg-neo4j/broader.csv --array-delimiter=U+001F
-    --multiline-fields=true neo4j
+    --relationships=/data/kg-neo4j/broader.csv --relationships=/data/kg-neo4j/relations.csv
+    --array-delimiter=U+001F --multiline-fields=true neo4j
     """
     def where(name: str) -> str:
         return name if folder is None else str(Path(folder) / name)
