@@ -10,6 +10,7 @@ exactly.
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 from collections.abc import Collection, Iterable, Iterator
@@ -18,6 +19,7 @@ from typing import Any
 
 from kg.core.errors import Messages, StoreError
 from kg.core.layout import MODEL_DB
+from kg.core.model import RelationEdge
 from kg.stores.model_index import concept_from_row, index_damaged, open_model_index
 from queries.concept_table import ConceptTable
 from queries.engine import Link, PaperLink, Profile
@@ -268,3 +270,24 @@ class IndexedModelEngine:
                 WHERE l.paper IN (SELECT a.paper FROM ids JOIN links a ON a.concept = ids.id)"""):
             out.setdefault(c, set()).add(p)
         return out
+
+    # -- relations between concepts -----------------------------------------------------
+
+    @staticmethod
+    def _edge(row: tuple) -> RelationEdge:
+        rtype, head, tail, count, evidence = row
+        return RelationEdge(rtype, head, tail, count, json.loads(evidence))
+
+    def relation_edges(self, concept_ids: Collection[str]) -> list[RelationEdge]:
+        return [self._edge(r) for r in self._with_ids(concept_ids, """
+            SELECT type, head, tail, count, evidence FROM relations
+            WHERE head IN (SELECT id FROM ids) OR tail IN (SELECT id FROM ids)
+            ORDER BY type, head, tail""")]
+
+    def paper_relations(self, paper_id: str) -> list[RelationEdge]:
+        edges = [self._edge(r) for r in self._rows("""
+            SELECT r.type, r.head, r.tail, r.count, r.evidence FROM paper_relations p
+            JOIN relations r ON r.type = p.type AND r.head = p.head AND r.tail = p.tail
+            WHERE p.paper = ?""", [paper_id])]
+        return [RelationEdge(e.type, e.head, e.tail, e.count, {paper_id: e.evidence[paper_id]})
+                for e in edges]

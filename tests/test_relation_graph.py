@@ -15,10 +15,11 @@ import pytest
 import rdflib
 
 from extractors.relation_links import FieldMentions, link_relations
-from kg.core.layout import MANIFEST, MODEL
+from kg.core.layout import MANIFEST, MODEL, MODEL_DB
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
 from kg.core.vocab import KGV, RELATION_NS, RELATION_PROPERTIES, concept_iri, relation_iri
 from kg.stores.bolt import RELATIONSHIP_TYPES, counts, push
+from kg.stores.model_index import write_model_index
 from kg.stores.out import open_store, write_manifest, write_rdf
 from queries import evaluations, methods_for, paper, relations
 from tests.relation_data import made_relations, with_relations
@@ -176,6 +177,7 @@ def write_out(kg: KnowledgeGraph, out: Path, previous: Path | None = None) -> Pa
     out.mkdir(parents=True)
     write_rdf(kg, out, previous=previous)
     kg.save(out / MODEL)
+    write_model_index(kg, out / MODEL_DB)
     write_manifest(out, {"kg_version": "test", "counts": {}})
     return out
 

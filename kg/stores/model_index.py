@@ -18,6 +18,12 @@ engine (:mod:`queries.python_index`) opens read-only and queries by key:
     one row per paper and concept it mentions: ``mentions``, ``first`` (the ``ord`` of the
     first), ``in_title``, ``evidence`` (the first mention's sentence ``n``); keyed by
     ``(concept, paper)`` and indexed by ``(paper, concept)``;
+``relations``
+    one row per relation edge (:attr:`~kg.core.model.KnowledgeGraph.relation_edges`):
+    ``type``, ``head``, ``tail``, ``count`` and ``evidence`` (JSON: each paper's first
+    sentence stating it, by paper id); indexed by ``head`` and by ``tail``;
+``paper_relations``
+    ``paper``, ``type``, ``head``, ``tail``: the edges each paper states;
 ``meta``
     ``format`` and the totals.
 
@@ -40,7 +46,7 @@ __all__ = ["FORMAT", "concept_from_row", "index_damaged", "open_model_index",
            "write_model_index"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
-FORMAT = 1
+FORMAT = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -54,9 +60,18 @@ CREATE TABLE mentions (paper TEXT NOT NULL, ord INTEGER NOT NULL, concept TEXT N
 CREATE TABLE links (concept TEXT NOT NULL, paper TEXT NOT NULL, mentions INTEGER NOT NULL,
     first INTEGER NOT NULL, in_title INTEGER NOT NULL, evidence INTEGER NOT NULL,
     PRIMARY KEY (concept, paper)) WITHOUT ROWID;
+CREATE TABLE relations (type TEXT NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL,
+    count INTEGER NOT NULL, evidence TEXT NOT NULL, PRIMARY KEY (type, head, tail))
+    WITHOUT ROWID;
+CREATE TABLE paper_relations (paper TEXT NOT NULL, type TEXT NOT NULL, head TEXT NOT NULL,
+    tail TEXT NOT NULL, PRIMARY KEY (paper, type, head, tail)) WITHOUT ROWID;
 """
 #: Built after the rows are in: one sort instead of a b-tree grown out of order.
-_INDEXES = "CREATE INDEX links_by_paper ON links (paper, concept);"
+_INDEXES = """
+CREATE INDEX links_by_paper ON links (paper, concept);
+CREATE INDEX relations_by_head ON relations (head);
+CREATE INDEX relations_by_tail ON relations (tail);
+"""
 
 
 def write_model_index(kg: KnowledgeGraph, path: str | Path) -> None:
@@ -84,7 +99,8 @@ def write_model_index(kg: KnowledgeGraph, path: str | Path) -> None:
         con.executescript(_SCHEMA)
         con.execute("BEGIN")
         _fill(con, kg)
-        con.execute(_INDEXES)
+        for statement in _INDEXES.strip().splitlines():  # executescript would commit first
+            con.execute(statement)
         con.execute("COMMIT")
     finally:
         con.close()
@@ -121,6 +137,12 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
     con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?)", mentions)
     con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
                     ((c, p, *links[(c, p)]) for c, p in sorted(links)))
+    edges = kg.relation_edges  # sorted by (type, head, tail)
+    con.executemany("INSERT INTO relations VALUES (?, ?, ?, ?, ?)", (
+        (*key, e.count, json.dumps(e.evidence, ensure_ascii=False, separators=(",", ":")))
+        for key, e in edges.items()))
+    con.executemany("INSERT INTO paper_relations VALUES (?, ?, ?, ?)", sorted(
+        {(p, *key) for key, e in edges.items() for p in e.evidence}))
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
         "mentions": len(kg.mentions)}.items()))
