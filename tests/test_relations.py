@@ -33,6 +33,8 @@ def test_relations_have_offsets_that_slice_to_their_texts():
         assert r.head_concept is None and r.tail_concept is None
     found = {(r.head_text, r.type, r.tail_text) for r in kg.relations}
     assert ("graph neural network", "used-for", "node classification") in found
+    # the shipped model speaks, not only the pattern layer
+    assert {r.extractor for r in kg.relations} >= {"model"}
 
 
 def test_relations_are_deterministic():

@@ -129,7 +129,8 @@ def main() -> None:
     ap.add_argument("--l2", type=float, nargs="*", default=[1.0, 2.0])
     ap.add_argument("--threshold", type=float, nargs="*",
                     default=[0.15, 0.2, 0.25])
-    ap.add_argument("--no-install", action="store_true")
+    ap.add_argument("--out", type=Path, default=MODEL_DIR, help="where to write the model")
+    ap.add_argument("--no-install", action="store_true", help="write no model")
     args = ap.parse_args()
     train = read_jsonl(args.scierc / "train.jsonl")
     dev = read_jsonl(args.scierc / "dev.jsonl")
@@ -157,8 +158,8 @@ def main() -> None:
     print(f"best on dev: {params}, F1 {f1}; {time.time() - t0:.0f} s in all")
     if model is not None and not args.no_install:
         model.threshold = params["threshold"]
-        model.save(MODEL_DIR)
-        print("installed", MODEL_DIR)
+        model.save(args.out)
+        print("installed", args.out)
 
 
 if __name__ == "__main__":
