@@ -72,6 +72,24 @@ def test_adding_and_changing_abstracts_matches_a_build_from_scratch(tmp_path, pa
     assert store_quads(tmp_path / "out") == store_quads(tmp_path / "scratch")
 
 
+def store_size(store: Path) -> int:
+    return sum(f.stat().st_size for f in store.iterdir() if f.is_file())
+
+
+def test_three_incremental_builds_leave_a_store_the_size_of_a_fresh_one(tmp_path, paragraphs):
+    """Each update of a copied store used to leave it bigger (RocksDB keeps what is removed
+    until it compacts, and a parsed block's quads never matched the triples they replace):
+    2.3 → 5.2 MB in three builds of the NeurIPS 2018 sample, against 2.5 MB fresh."""
+    head, out = paragraphs[0], tmp_path / "out"
+    corpus = tmp_path / "neurips2026-abstracts.txt"
+    for n in (10, 13, 16, 19):
+        build([_corpus(corpus, [head, *paragraphs[1:n + 1]])], out, page=False)
+    build([corpus], tmp_path / "fresh", page=False, incremental=False)
+    fresh = store_size(tmp_path / "fresh" / "store")
+    assert store_size(out / "store") <= 1.10 * fresh, (store_size(out / "store"), fresh)
+    assert store_quads(out) == store_quads(tmp_path / "fresh")
+
+
 def _blocks_made(monkeypatch) -> list[int]:
     """Count the paper blocks of graph.ttl that are generated (not copied)."""
     return _count_calls(monkeypatch, rdf_file, "paper_block")

@@ -32,7 +32,8 @@ TURTLE = "graph.ttl"
 INDEX = "graph-index.json"
 STORE = "store"
 #: The store's files as the build left them: a later build reuses the store only if
-#: nothing has written to it since.
+#: nothing has written to it since; and the size of the last store loaded from scratch,
+#: against which an updated copy is weighed.
 STORE_FILES = "store-files.json"
 PAGE = "graph.html"
 MANIFEST = "manifest.json"

@@ -14,18 +14,33 @@ from kg.core.errors import Messages, StoreError
 from kg.core.layout import MANIFEST, MODEL, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
-from kg.stores.rdf_file import Written, parse_block, remember_store, store_unchanged, write_turtle
+from kg.stores.rdf_file import (
+    Written,
+    loaded_size,
+    parse_block,
+    remember_store,
+    store_size,
+    store_unchanged,
+    write_turtle,
+)
 
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs it
     import rdflib
 
 __all__ = [
-    "damaged", "is_read_only", "load_model", "open_rdflib_graph", "open_store", "require_built",
-    "write_manifest", "write_rdf",
+    "STORE_SLACK", "damaged", "is_read_only", "load_model", "open_rdflib_graph", "open_store",
+    "require_built", "write_manifest", "write_rdf",
 ]
 
 _READ_ONLY_KEEP = 8
 _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store opened
+
+
+#: An updated store may weigh this much more than a store loaded from scratch with the same
+#: triples; past it, the store is loaded from scratch instead. RocksDB keeps what an update
+#: removes until it compacts, and its compactions compress less than the bulk loader, so
+#: a store that is only ever updated grows with every build.
+STORE_SLACK = 1.08
 
 
 def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None) -> int:
@@ -33,17 +48,27 @@ def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | Non
 
     The store is bulk-loaded from ``graph.ttl``. ``previous`` (an earlier ``OUT``) lends
     its unchanged paper blocks (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by
-    the difference only.
+    the difference only, unless the copy then weighs more than :data:`STORE_SLACK` times
+    what a store loaded from scratch would (estimated from the last one loaded so).
     """
     out, previous = Path(out), None if previous is None else Path(previous)
     written = write_turtle(kg, out / TURTLE, previous=previous)
-    if previous is None or written.previous is None \
-            or not _update_copy(previous, out, written):
+    loaded = None
+    if previous is not None and written.previous is not None:
+        loaded = loaded_size(previous)
+        if loaded is not None and not _update_copy(previous, out, written):
+            loaded = None
+        if loaded is not None and store_size(out / STORE) > \
+                STORE_SLACK * loaded[1] * written.triples / max(loaded[0], 1):
+            shutil.rmtree(out / STORE)
+            loaded = None
+    if loaded is None:
         store = ox.Store(str(out / STORE))
         store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
         store.flush()
         del store  # releases the RocksDB lock before the folder is moved
-    remember_store(out, out / STORE)
+        loaded = (written.triples, store_size(out / STORE))
+    remember_store(out, out / STORE, loaded)
     return written.triples
 
 

@@ -29,8 +29,9 @@ from kg.core.vocab import PREFIXES
 from kg.stores.rdf import corpus_triples, paper_block
 
 __all__ = [
-    "Block", "FORMAT", "TurtleIndex", "Written", "header", "paper_key", "parse_block",
-    "remember_store", "store_files", "store_unchanged", "turtle", "write_turtle",
+    "Block", "FORMAT", "TurtleIndex", "Written", "header", "loaded_size", "paper_key",
+    "parse_block", "remember_store", "store_files", "store_size", "store_unchanged", "turtle",
+    "write_turtle",
 ]
 
 #: Bump when the RDF form of a paper block or the index changes: older indexes are ignored.
@@ -141,8 +142,19 @@ def turtle(triples: Iterable[ox.Triple]) -> bytes:
 
 
 def parse_block(block: bytes) -> list[ox.Triple]:
-    """The triples of a block read back (with the header it needs)."""
-    return list(ox.parse(header() + block, format=ox.RdfFormat.TURTLE))
+    """The triples of a block read back (with the header it needs).
+
+    As :class:`ox.Triple`, which is what the blocks are made of: the parser gives quads
+    of the default graph, and a quad never equals the triple it holds.
+
+    Examples
+    --------
+    >>> a, b, c = (ox.NamedNode(f"http://{x}") for x in "abc")
+    >>> parse_block(b"<http://a> <http://b> <http://c> .") == [ox.Triple(a, b, c)]
+    True
+    """
+    return [ox.Triple(q.subject, q.predicate, q.object)
+            for q in ox.parse(header() + block, format=ox.RdfFormat.TURTLE)]
 
 
 @dataclass
@@ -204,14 +216,35 @@ def store_files(store: Path) -> list[list]:
     return sorted([f.name, f.stat().st_size] for f in store.iterdir() if f.is_file())
 
 
-def remember_store(out: Path, store: Path) -> None:
-    """Record the files of ``store`` as this build left them (:data:`STORE_FILES`)."""
-    (out / STORE_FILES).write_text(json.dumps(store_files(store)), encoding="utf-8")
+def remember_store(out: Path, store: Path, loaded: tuple[int, int]) -> None:
+    """Record the files of ``store`` as this build left them (:data:`STORE_FILES`).
+
+    ``loaded`` is ``(triples, bytes)`` of the last store loaded from scratch that this one
+    descends from: what a fresh store of this graph would weigh (:func:`loaded_size`).
+    """
+    (out / STORE_FILES).write_text(json.dumps({"files": store_files(store),
+                                               "loaded": list(loaded)}), encoding="utf-8")
 
 
 def store_unchanged(out: Path, store: Path) -> bool:
     """Whether ``store`` still has the files its build recorded (nothing wrote to it since)."""
     try:
-        return json.loads((out / STORE_FILES).read_text(encoding="utf-8")) == store_files(store)
+        recorded = json.loads((out / STORE_FILES).read_text(encoding="utf-8"))
+        return isinstance(recorded, dict) and recorded.get("files") == store_files(store)
     except (OSError, ValueError):
         return False
+
+
+def loaded_size(out: Path) -> tuple[int, int] | None:
+    """``(triples, bytes)`` of the last store loaded from scratch, as :func:`remember_store`
+    recorded it, or ``None``."""
+    try:
+        triples, size = json.loads((out / STORE_FILES).read_text(encoding="utf-8"))["loaded"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (triples, size) if isinstance(triples, int) and isinstance(size, int) else None
+
+
+def store_size(store: Path) -> int:
+    """The bytes of an on-disk store's files."""
+    return sum(size for _, size in store_files(store))
