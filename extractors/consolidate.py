@@ -30,16 +30,17 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import os
+import hashlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 from spacy.attrs import LOWER
+from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
@@ -51,7 +52,7 @@ from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
 from extractors.termhood import CorpusStats
-from extractors.workers import can_fork, fork_map
+from extractors.workers import Workers
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
     acronym_key,
@@ -66,7 +67,8 @@ __all__ = [
     "DocSpans",
     "MAX_TERM_WORDS",
     "NESTED_POLICIES",
-    "PROPAGATE_FORK_MIN",
+    "PROPAGATE_CHUNK",
+    "PROPAGATE_PARALLEL_MIN",
     "propagatable",
     "propagate",
     "resolve",
@@ -569,18 +571,45 @@ def _is_name_word(form: str) -> bool:
 
 
 def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
-              concepts: dict[str, Concept], tokenizer, *,
-              nested: str = "modifier", stats: CorpusStats | None = None) -> list[Mention]:
+              concepts: dict[str, Concept], tokenizer, *, nested: str = "modifier",
+              stats: CorpusStats | None = None, workers: Workers | None = None,
+              pipeline: Callable[[], Language] | None = None) -> list[Mention]:
     """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
 
     ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
     :class:`~extractors.components.ConceptMatcher`-style phrase match; new mentions are added
-    only where they overlap no existing mention.
+    only where they overlap no existing mention. With ``workers`` running a cluster, large
+    corpora are matched there; ``pipeline`` gives a worker the build's pipeline (its
+    tokenizer is the one that must cut the terms).
     """
-    tokenizer = _light_tokenizer(tokenizer)
-    # a one-word name matches in its own case only: "SimplE" is a method, "simple" is not
-    matchers = {"LOWER": PhraseMatcher(tokenizer.vocab, attr="LOWER"),
-                "ORTH": PhraseMatcher(tokenizer.vocab, attr="ORTH")}
+    forms = _propagation_forms(concepts, stats)
+    if not forms:
+        return mentions
+    by_id = {p.id: p for p in papers}
+    taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for m in mentions:
+        taken[(m.paper, m.field)].append((m.start, m.end))
+    tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
+                        by_id[ds.paper].text(ds.field)),
+               taken.get((ds.paper, ds.field), []))
+              for ds in found[k:k + PROPAGATE_CHUNK]]
+             for k in range(0, len(found), PROPAGATE_CHUNK))
+    if (workers is not None and workers.parallel and pipeline is not None
+            and len(found) >= PROPAGATE_PARALLEL_MIN):
+        key = hashlib.sha1(repr((forms, nested)).encode()).hexdigest()
+        shared: _Matching | _Matchers = _Matching(pipeline, forms, nested, key)
+        run = _propagate_task
+    else:
+        shared, run = _Matchers.build(tokenizer, forms, nested), _propagate_here
+    parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
+    extra = [m for part in parts for doc_mentions in part for m in doc_mentions]
+    return sorted_mentions([*mentions, *extra])
+
+
+def _propagation_forms(concepts: dict[str, Concept], stats: CorpusStats | None,
+                       ) -> list[tuple[str, str, list[str]]]:
+    """``(attribute, concept id, forms)`` to match, in the order they are added."""
+    out = []
     seen: set[str] = set()
     for cid, c in sorted(concepts.items()):
         if not propagatable(c, stats):
@@ -589,51 +618,61 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
         for form in (c.label, *c.aliases):
             spaced = form.replace("-", " ")
             for v in {form, spaced, plural_last(form), plural_last(spaced)}:
+                # a one-word name matches in its own case only: "SimplE" is a method,
+                # "simple" is not
                 attr = "ORTH" if _is_name_word(v) else "LOWER"
                 key = v if attr == "ORTH" else v.lower()
                 if key not in seen and not is_generic(v):
                     seen.add(key)
                     forms[attr].append(v)
-        for attr, vs in forms.items():
-            if vs:
-                matchers[attr].add(cid, list(tokenizer.pipe(sorted(vs))))
-    if not seen:
-        return mentions
-    by_id = {p.id: p for p in papers}
-    taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for m in mentions:
-        taken[(m.paper, m.field)].append((m.start, m.end))
-    work = _Propagation(found, by_id, tokenizer, matchers, taken, nested)
-    extra = [m for doc_mentions in work.run() for m in doc_mentions]
-    return sorted_mentions([*mentions, *extra])
+        out.extend((attr, cid, sorted(vs)) for attr, vs in forms.items() if vs)
+    return out
 
 
-#: Texts from which propagation matches in forked workers (they inherit the matchers).
-PROPAGATE_FORK_MIN = 2000
-_FORK_WORK: _Propagation | None = None
+#: Texts from which propagation runs on the build's worker processes, when it has some.
+PROPAGATE_PARALLEL_MIN = 2000
+#: Texts per propagation task.
+PROPAGATE_CHUNK = 256
 
 
 @dataclass
-class _Propagation:
-    """Matching corpus terms in every text: one text at a time, in order, or in forked workers."""
+class _DocText:
+    """What propagation needs of one text: where it is, its sentences, tokens and text."""
 
-    found: list[DocSpans]
-    papers: dict[str, Paper]
+    paper: str
+    field: str
+    sents: list[tuple[int, int]]
+    tokens: np.ndarray | None
+    text: str
+
+
+@dataclass
+class _Matchers:
+    """The phrase matchers of propagation, over a light copy of the build's tokenizer."""
+
     tokenizer: Tokenizer
-    matchers: dict[str, object]
-    taken: dict[tuple[str, str], list[tuple[int, int]]]
+    matchers: dict[str, PhraseMatcher]
     nested: str
 
-    def doc_mentions(self, i: int) -> list[Mention]:
-        """The new mentions in ``found[i]``: matches that overlap no mention it has."""
-        ds = self.found[i]
-        text = self.papers[ds.paper].text(ds.field)
+    @classmethod
+    def build(cls, tokenizer, forms: list[tuple[str, str, list[str]]],
+              nested: str) -> _Matchers:
+        light = _light_tokenizer(tokenizer)
+        matchers = {"LOWER": PhraseMatcher(light.vocab, attr="LOWER"),
+                    "ORTH": PhraseMatcher(light.vocab, attr="ORTH")}
+        for attr, cid, vs in forms:
+            matchers[attr].add(cid, list(light.pipe(vs)))
+        return cls(light, matchers, nested)
+
+    def doc_mentions(self, doc_text: _DocText, mentioned: list[tuple[int, int]],
+                     ) -> list[Mention]:
+        """The new mentions in a text: matches that overlap no mention it has."""
+        ds, text = doc_text, doc_text.text
         masked = mask_markup(text)
         doc = (token_doc(self.tokenizer.vocab, masked, ds.tokens) if ds.tokens is not None
                else self.tokenizer(masked))
         starts = [a for a, _ in ds.sents]
-        taken = _Taken(self.taken.get((ds.paper, ds.field), ()), self.nested == "all",
-                       inside_ok=self.nested == "modifier")
+        taken = _Taken(mentioned, self.nested == "all", inside_ok=self.nested == "modifier")
         strings = self.tokenizer.vocab.strings
         out = []
         found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
@@ -651,21 +690,36 @@ class _Propagation:
                 extractor="corpus"))
         return out
 
-    def run(self) -> list[list[Mention]]:
-        """:meth:`doc_mentions` of every text, in order; forked workers for large corpora."""
-        n = len(self.found)
-        if n < PROPAGATE_FORK_MIN or (os.cpu_count() or 1) < 2 or not can_fork():
-            return [self.doc_mentions(i) for i in range(n)]
-        global _FORK_WORK
-        _FORK_WORK = self
-        step = -(-n // 16)
-        try:
-            parts = list(fork_map(_propagate_range, [range(k, min(k + step, n))
-                                                     for k in range(0, n, step)], 2,
-                                  what="term propagation"))
-        finally:
-            _FORK_WORK = None
-        return [doc for part in parts for doc in part]
+
+@dataclass(frozen=True)
+class _Matching:
+    """What a worker process needs to build the matchers of :class:`_Matchers` (once)."""
+
+    pipeline: Callable[[], Language]
+    forms: list[tuple[str, str, list[str]]]
+    nested: str
+    key: str  # a hash of the forms and policy: a new build's matchers replace the old
+
+    def matchers(self) -> _Matchers:
+        if _WORKER_MATCHERS.get("key") != self.key:
+            _WORKER_MATCHERS.clear()
+            _WORKER_MATCHERS.update(key=self.key, matchers=_Matchers.build(
+                self.pipeline().tokenizer, self.forms, self.nested))
+        return _WORKER_MATCHERS["matchers"]
+
+
+#: The worker-level cache of propagation: the matchers of the build running now.
+_WORKER_MATCHERS: dict[str, object] = {}
+
+_Task = list[tuple[_DocText, list[tuple[int, int]]]]
+
+
+def _propagate_here(matchers: _Matchers, task: _Task) -> list[list[Mention]]:
+    return [matchers.doc_mentions(doc, taken) for doc, taken in task]
+
+
+def _propagate_task(matching: _Matching, task: _Task) -> list[list[Mention]]:
+    return _propagate_here(matching.matchers(), task)
 
 
 class _Taken:
@@ -718,10 +772,6 @@ class _Taken:
         self.added.append((a, b))
 
 
-def _propagate_range(indices: range) -> list[list[Mention]]:
-    return [_FORK_WORK.doc_mentions(i) for i in indices]
-
-
 def _light_tokenizer(tokenizer) -> Tokenizer:
     """``tokenizer``'s rules over a vocabulary that computes only ``LOWER`` for new words.
 
@@ -759,6 +809,8 @@ def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
 def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
                    *, nested: str = "modifier", propagate_terms: bool = True,
                    acceptance=None, rejected=None, stats: CorpusStats | None = None,
+                   workers: Workers | None = None,
+                   pipeline: Callable[[], Language] | None = None,
                    ) -> tuple[list[Mention], dict[str, Concept]]:
     """Resolve, propagate, then keep what passes ``acceptance`` (the graph's mentions, concepts).
 
@@ -779,6 +831,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     stats : CorpusStats, optional
         The corpus's word statistics (:mod:`extractors.termhood`): one-word domain terms
         and topics are propagated and accepted with them.
+    workers, pipeline
+        The build's worker processes, and how one builds the pipeline: for :func:`propagate`.
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
@@ -786,7 +840,7 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
-                             stats=stats)
+                             stats=stats, workers=workers, pipeline=pipeline)
     if acceptance is None:
         return mentions, concepts
     lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}

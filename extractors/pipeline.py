@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +42,9 @@ from extractors.relations import find_relations, sorted_relations
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
-from extractors.workers import can_fork, fork_map
+from extractors.workers import Workers, default_workers
 from kg.core.collect import fewer_collections
+from kg.core.errors import Messages, WorkerError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
 
 __all__ = [
@@ -50,7 +53,9 @@ __all__ = [
     "CHUNK_CHARS",
     "DEFAULT_ACCEPTANCE",
     "MULTIPROCESS_MIN_TEXTS",
+    "PipelineSpec",
     "WORKER_CHUNK",
+    "base_pipeline",
     "build_registry",
     "cache_key",
     "chunks",
@@ -74,15 +79,17 @@ DEFAULT_ACCEPTANCE = TermAcceptance()
 CHUNK_CHARS = 100_000
 #: Most characters in one ``nlp.pipe`` batch (with at most :data:`BATCH_SIZE` texts).
 BATCH_CHARS = 2 * CHUNK_CHARS
-#: Texts from which extraction forks worker processes. Workers inherit the loaded
-#: pipeline (``fork``) and send back only the spans they found, never ``Doc`` objects —
-#: spaCy's own ``n_process`` pickles the pipeline and every ``Doc``, which made two
-#: processes slower than one on NeurIPS 2018.
-MULTIPROCESS_MIN_TEXTS = 400
-#: Texts per task handed to a worker.
+#: Texts from which extraction uses every core by default (:func:`extract_corpus`).
+#: Workers build the pipeline once each and send back only the spans they found, never
+#: ``Doc`` objects (spaCy's own ``n_process`` pickles every ``Doc``, which made two
+#: processes slower than one on NeurIPS 2018); starting them costs a few seconds.
+MULTIPROCESS_MIN_TEXTS = 1000
+#: Texts per task handed to a worker; the in-process run goes chunk by chunk too, so that
+#: every ``nlp.pipe`` batch, and so every result, is the same whatever runs it.
 WORKER_CHUNK = 64
-#: The pipeline and texts a forked worker reads (set only while a pool runs).
-_FORK_STATE: tuple[Language, list, dict, int] | None = None
+#: The worker-level cache: the pipeline a worker process built (at most one), keyed by its
+#: model, and the matcher terms it holds now.
+_WORKER_PIPELINE: dict[tuple[str | None, str], list] = {}
 
 
 def span_model_dir() -> Path | None:
@@ -116,15 +123,8 @@ def make_pipeline(registry: ConceptRegistry, *, span_model: Path | None | bool =
         ``[tok2vec, ner,] sentencizer, kg_concept_matcher, kg_coined_names``.
     """
     model_dir = span_model_dir() if span_model is True else (span_model or None)
-    if model_dir:
-        # a fresh copy: components are added to it, the cached one stays untouched
-        nlp = spacy.load(model_dir, exclude=["parser", "tagger", "lemmatizer",
-                                             "attribute_ruler", "senter"])
-    else:
-        nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    matcher: ConceptMatcher = nlp.add_pipe("kg_concept_matcher")
-    nlp.add_pipe("kg_coined_names")
+    nlp = base_pipeline(model_dir)
+    matcher: ConceptMatcher = nlp.get_pipe("kg_concept_matcher")
     for cid, concept in sorted(registry.concepts.items()):
         forms = [concept.label, *(a for a in concept.aliases if not _is_acronym(a, registry))]
         matcher.add_phrases(cid, forms)
@@ -134,6 +134,66 @@ def make_pipeline(registry: ConceptRegistry, *, span_model: Path | None | bool =
         for short, cid in sorted(defined.items()):
             matcher.add_acronyms(cid, [short])
     return nlp
+
+
+def base_pipeline(model_dir: Path | None) -> Language:
+    """The extraction pipeline with a concept matcher that matches nothing yet.
+
+    >>> base_pipeline(None).pipe_names
+    ['sentencizer', 'kg_concept_matcher', 'kg_coined_names']
+    """
+    if model_dir:
+        # a fresh copy: components are added to it, the cached one stays untouched
+        nlp = spacy.load(model_dir, exclude=["parser", "tagger", "lemmatizer",
+                                             "attribute_ruler", "senter"])
+    else:
+        nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_concept_matcher")
+    nlp.add_pipe("kg_coined_names")
+    return nlp
+
+
+@dataclass(frozen=True)
+class PipelineSpec:
+    """What a worker process needs to build the extraction pipeline of a build.
+
+    The model is not sent: each worker loads its own copy once (the one shipped in the
+    package, or ``model_dir`` if that exists where the worker runs) and checks that it is
+    the build's (``fingerprint``); the concept matcher's terms come from the build.
+    """
+
+    model_dir: str | None
+    fingerprint: str  # model_fingerprint(model) + pipeline_fingerprint()
+    terms: bytes  # ConceptMatcher.to_bytes()
+    batch_size: int = BATCH_SIZE
+
+    def pipeline(self) -> Language:
+        """The pipeline, from this worker process's cache; loaded once per model."""
+        key = (self.model_dir, self.fingerprint)
+        cached = _WORKER_PIPELINE.get(key)
+        if cached is None:
+            _WORKER_PIPELINE.clear()  # one pipeline per worker: a new model replaces the old
+            cached = _WORKER_PIPELINE[key] = [base_pipeline(self._model_here()), b""]
+        nlp, terms = cached
+        if terms != self.terms:  # another build on a long-lived cluster
+            nlp.get_pipe("kg_concept_matcher").from_bytes(self.terms)
+            cached[1] = self.terms
+        return nlp
+
+    def _model_here(self) -> Path | None:
+        """The model directory in this process: the build's if it exists here, else the
+        one installed here; either must be the build's model (same fingerprint)."""
+        model: Path | None = None
+        if self.model_dir is not None:
+            model = Path(self.model_dir)
+            if not (model / "config.cfg").is_file():
+                model = span_model_dir() or MODEL_DIR
+        if model_fingerprint(model) + pipeline_fingerprint() != self.fingerprint:
+            raise WorkerError(Messages.WORKER_MODEL_DIFFERS.format(
+                worker=f"{socket.gethostname()} (pid {os.getpid()})",
+                model=model or "none"))
+        return model
 
 
 def _is_acronym(alias: str, registry: ConceptRegistry) -> bool:
@@ -294,27 +354,44 @@ def _batches(indices: list[int], texts: list, size: int) -> Iterator[list[int]]:
         yield batch
 
 
-def _extract_chunk(indices: list[int]) -> list[tuple[int, DocSpans, TextRecord | None]]:
-    """:func:`_run` with the pipeline, texts and kept records inherited by a forked worker."""
-    nlp, texts, records, batch_size = _FORK_STATE
-    return list(_run(nlp, texts, indices, records, batch_size))
+#: One task: ``(index, text, (paper id, field, offset), kept record or None)`` per text.
+_Chunk = list[tuple[int, str, tuple[str, str, int], TextRecord | None]]
 
 
-def _pipe_forked(nlp: Language, texts: list, records: dict[int, TextRecord], n_process: int,
-                 batch_size: int) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
-    """:func:`_run` over every text in ``n_process`` forked workers (any order)."""
-    global _FORK_STATE
-    _FORK_STATE = (nlp, texts, records, batch_size)
+def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
+               ) -> list[tuple[int, DocSpans, TextRecord | None]]:
+    texts = {i: (text, where) for i, text, where, _ in chunk}
+    records = {i: r for i, _, _, r in chunk if r is not None}
+    return list(_run(nlp, texts, [i for i, *_ in chunk], records, batch_size))
+
+
+def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[tuple[int, DocSpans,
+                                                                   TextRecord | None]]:
+    """One task in a worker process: the chunk's texts through the worker's pipeline."""
+    return _run_chunk(spec.pipeline(), chunk, spec.batch_size)
+
+
+def _extract_here(shared: tuple[Language, int], chunk: _Chunk,
+                  ) -> list[tuple[int, DocSpans, TextRecord | None]]:
+    """One task in this process, with the pipeline already built here."""
+    nlp, batch_size = shared
+    return _run_chunk(nlp, chunk, batch_size)
+
+
+def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,
+             records: dict[int, TextRecord], batch_size: int,
+             ) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
+    """:func:`_run` over every text, chunk by chunk, here or on the workers (``spec``)."""
     # fresh and kept texts in separate chunks: each fresh chunk is then one nlp.pipe pass
     order = [i for i in range(len(texts)) if i not in records] + sorted(records)
-    chunks = [order[k:k + WORKER_CHUNK] for k in range(0, len(order), WORKER_CHUNK)]
-    results = fork_map(_extract_chunk, chunks, n_process, what="extraction")
-    try:
-        for result in results:
-            yield from result
-    finally:
-        results.close()  # kills the workers now if we stop early (Ctrl-C), not when collected
-        _FORK_STATE = None
+    tasks = ([(i, *texts[i], records.get(i)) for i in order[k:k + WORKER_CHUNK]]
+             for k in range(0, len(order), WORKER_CHUNK))
+    if spec is not None:
+        results = workers.map(_extract_task, spec, tasks, what="extraction")
+    else:
+        results = workers.map(_extract_here, (nlp, batch_size), tasks, what="extraction")
+    for result in results:
+        yield from result
 
 
 @fewer_collections()
@@ -325,7 +402,8 @@ def extract_corpus(
     progress: bool = False,
     batch_size: int = BATCH_SIZE,
     span_model: Path | None | bool = True,
-    n_process: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
     cache: dict[str, TextRecord] | None = None,
     nested: str = "modifier",
     propagate_terms: bool = True,
@@ -349,8 +427,15 @@ def extract_corpus(
     span_model : Path, bool or None
         The span model to use: ``True`` (the installed one, if any), a pipeline
         directory, or ``False``/``None`` for lexicon, acronyms and patterns only.
-    n_process : int, optional
-        Worker processes; by default 2 for corpora large enough to pay for them.
+    workers : int, optional
+        Worker processes of a local Dask cluster (``1``: this process alone, no cluster);
+        by default every core for corpora large enough to pay for starting them
+        (:data:`MULTIPROCESS_MIN_TEXTS`), else 1. Extraction and term propagation run on
+        them; the result is the same whatever the number.
+    scheduler : str, optional
+        The address of an existing Dask cluster's scheduler (``tcp://host:8786``) to run
+        on instead of local workers; its workers need ``kg-abstracts`` installed (the same
+        version: each loads the span model shipped in it).
     cache : dict, optional
         What each text yielded besides concept matches (:func:`cache_key` →
         :class:`~extractors.text_cache.TextRecord`), read and updated in place (texts no
@@ -384,33 +469,49 @@ def extract_corpus(
     [('Graph Neural Networks (GNNs)', 'graph-neural-network'), ('calibration', 'calibration')]
     """
     registry = build_registry(papers, lexicons)
-    nlp = make_pipeline(registry, span_model=span_model)
+    model_dir = span_model_dir() if span_model is True else (span_model or None)
+    nlp = make_pipeline(registry, span_model=model_dir)
     texts = list(field_texts(papers))
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
     records: dict[int, TextRecord] = {}
     keys: list[str] = []
     if cache is not None and model_names:
-        fingerprint = model_fingerprint(span_model_dir() if span_model is True else span_model)
-        fingerprint += pipeline_fingerprint()
+        fingerprint = model_fingerprint(model_dir) + pipeline_fingerprint()
         keys = [cache_key(text, fingerprint) for text, _ in texts]
         records = {i: cache[k] for i, k in enumerate(keys) if k in cache}
-    if n_process is None:
-        n_process = 2 if len(texts) >= MULTIPROCESS_MIN_TEXTS and (os.cpu_count() or 1) > 1 \
-            else 1
+    if workers is None:
+        workers = default_workers(len(texts), MULTIPROCESS_MIN_TEXTS)
+    with Workers(workers, scheduler) as pool:
+        return _extract_with(pool, papers, registry, nlp, model_dir, texts, records, keys,
+                             cache, progress=progress, batch_size=batch_size, nested=nested,
+                             propagate_terms=propagate_terms, acceptance=acceptance,
+                             rejected=rejected, relation_model=relation_model,
+                             relation_patterns=relation_patterns)
+
+
+def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
+                  nlp: Language, model_dir: Path | None, texts: list,
+                  records: dict[int, TextRecord], keys: list[str],
+                  cache: dict[str, TextRecord] | None, *, progress: bool, batch_size: int,
+                  nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
+                  rejected: Rejected | None, relation_model: RelationModel | bool | None,
+                  relation_patterns: bool) -> KnowledgeGraph:
+    """:func:`extract_corpus` once its pipeline is built and its workers are running."""
     spans: dict[int, DocSpans] = {}
     bar = None
     if progress:
         from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
-    # one process where forking is impossible or unsafe (other threads run)
-    if n_process > 1 and can_fork():
-        results = _pipe_forked(nlp, texts, records, n_process, batch_size)
-    else:
-        results = _run(nlp, texts, list(range(len(texts))), records, batch_size)
-    for i, ds, record in results:
-        if keys and record is not None:
+    spec = None
+    if workers.parallel:
+        spec = PipelineSpec(
+            model_dir=str(model_dir) if model_dir else None,
+            fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
+            terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size)
+    for i, ds, record in _extract(workers, nlp, spec, texts, records, batch_size):
+        if keys and cache is not None and record is not None:
             cache[keys[i]] = record
         spans[i] = ds
         if bar is not None:
@@ -434,7 +535,8 @@ def extract_corpus(
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
-        stats=CorpusStats.of(papers))
+        stats=CorpusStats.of(papers), workers=workers,
+        pipeline=spec.pipeline if spec else None)
     if relation_model is True:
         relation_model = load_relation_model()
     relations = corpus_relations(list(found.values()), papers, mentions, concepts,

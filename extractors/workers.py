@@ -1,135 +1,255 @@
-"""Forked worker processes, shared by extraction and propagation.
+"""Worker processes on Dask, shared by extraction and propagation.
 
-Workers are ``fork``-ed so they inherit what the parent already built (the loaded
-pipeline, the phrase matchers) instead of pickling it; the parent alone handles
-Ctrl-C and SIGTERM, and kills the workers.
+:class:`Workers` runs a function over tasks and gives the results back in task order: in
+this process for one worker (no cluster, no overhead), on a local ``dask.distributed``
+cluster of ``n`` processes, or on an existing cluster whose scheduler address the user
+gave. The same code runs in every case; a task gets ``fn(shared, task)``, where
+``shared`` (the pipeline's description, the matchers' forms) is sent to each worker once
+and each worker builds what it needs from it once (a cache in the worker process).
 
-:func:`fork_map` runs on :class:`concurrent.futures.ProcessPoolExecutor` rather than
-:class:`multiprocessing.pool.Pool`: a ``Pool`` replaces a worker that dies (killed by the
-out-of-memory killer, ``kill -9``) but loses its task, and the parent then waits for
-that result forever. The executor notices the death at once (``BrokenProcessPool``),
-which :func:`fork_map` turns into one :class:`~kg.core.errors.WorkerError` line.
+Failures keep what the forked workers of earlier versions guaranteed:
+
+- a worker that dies (``kill -9``, out of memory) fails the build at once with one
+  :class:`~kg.core.errors.WorkerError` line: the local cluster's scheduler does not retry
+  the task on another worker (``allowed-failures: 0``), an existing cluster's scheduler
+  retries it as it is configured to, then gives up;
+- a scheduler that cannot be reached, or that has no worker, is one line too;
+- Ctrl-C stops the build and the local workers: they ignore SIGINT (the signal reaches
+  the whole foreground process group), the build alone handles it and closes the
+  cluster.
+
+The local cluster listens on 127.0.0.1 only, without dashboards; nothing else is
+contacted but the scheduler address given.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
-import multiprocessing
+import logging
+import os
 import signal
 import threading
-from collections.abc import Callable, Generator, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing.context import ForkContext
-from multiprocessing.process import BaseProcess
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from types import TracebackType
+from typing import Any, TypeVar
 
 from kg.core.errors import Messages, WorkerError
 
-__all__ = ["can_fork", "fork_map", "ignore_signals"]
+__all__ = ["Workers", "default_workers", "usable_cores"]
 
+S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
 
-
-def can_fork() -> bool:
-    """True when this process may fork workers: the platform can, and no other thread runs
-    (forking a process that runs other threads can deadlock them)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-
-
-_HELD = {signal.SIGINT, signal.SIGTERM}
+#: Tasks sent ahead per worker: enough to keep every worker busy, few enough that the
+#: texts of a huge corpus are not all held by the scheduler at once.
+TASKS_AHEAD = 4
+#: Seconds to wait for the first worker of an existing cluster.
+WORKER_WAIT = 30
 
 
-def ignore_signals() -> None:
-    """Worker initializer: leave Ctrl-C and SIGTERM to the parent, which kills the workers.
+def usable_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
-    The workers are forked with both signals blocked (:func:`fork_map`), so a Ctrl-C that
-    reaches the whole process group before this runs is dropped here, not raised.
+
+def default_workers(n_tasks: int, min_tasks: int) -> int:
+    """Worker processes for ``n_tasks`` when the user chose none: every core for a corpus
+    large enough to pay for starting them (``min_tasks``), else this process alone.
+
+    >>> default_workers(10, 100)
+    1
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+    return usable_cores() if n_tasks >= min_tasks else 1
 
 
-def fork_map(fn: Callable[[T], R], tasks: Iterable[T], processes: int, *,
-             what: str = "extraction") -> Generator[R, None, None]:
-    """``fn(task)`` for every task in ``processes`` forked workers; results in task order.
+class Workers:
+    """A pool of worker processes: in this process (``n=1``), a local Dask cluster of ``n``
+    processes, or the cluster of the scheduler at ``scheduler``.
 
-    If a worker dies, this raises :class:`~kg.core.errors.WorkerError` (``what`` names the
-    stage in its message) as soon as the death is seen; if the caller stops early or is
-    interrupted (Ctrl-C, SIGTERM), the workers are killed before this returns.
+    Use it as a context manager: the cluster starts at :meth:`__enter__` and is closed
+    (its local processes ended) at :meth:`__exit__`, also on errors and Ctrl-C.
 
     Examples
     --------
-    >>> list(fork_map(abs, [-1, 2, -3], 2))
-    [1, 2, 3]
+    >>> with Workers(1) as workers:
+    ...     list(workers.map(pow, 2, [1, 2, 3], what="a doctest"))
+    [2, 4, 8]
     """
-    context = _ForkRecording()
-    executor = ProcessPoolExecutor(processes, mp_context=context, initializer=ignore_signals)
-    finished = False
-    # not executor.map: on Ctrl-C it cancels the pending tasks, and then killing the workers
-    # makes the executor's own thread fail on those cancelled tasks (Python 3.11)
+
+    def __init__(self, n: int = 1, scheduler: str | None = None) -> None:
+        self.n = n
+        self.scheduler = scheduler
+        self.client: Any = None
+        self._cluster: Any = None
+        self._stack = contextlib.ExitStack()
+
+    @property
+    def parallel(self) -> bool:
+        """Whether tasks run in other processes (a cluster), not here."""
+        return self.client is not None
+
+    def __enter__(self) -> Workers:
+        if self.scheduler is None and self.n <= 1:
+            return self
+        try:
+            self._stack.enter_context(_quiet_dask())
+            if self.scheduler is not None:
+                self.client = _connect(self.scheduler)
+            else:
+                self._cluster, self.client = _local_cluster(self.n)
+        except BaseException:
+            self._close()
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        client, cluster, self.client, self._cluster = self.client, self._cluster, None, None
+        with contextlib.suppress(Exception):
+            if client is not None:
+                client.close()
+        with contextlib.suppress(Exception):
+            if cluster is not None:
+                cluster.close()
+        self._stack.close()
+
+    def map(self, fn: Callable[[S, T], R], shared: S, tasks: Iterable[T], *,
+            what: str) -> Iterator[R]:
+        """``fn(shared, task)`` for every task, in task order.
+
+        ``shared`` goes to each worker once; ``what`` names the stage in the
+        :class:`~kg.core.errors.WorkerError` raised if a worker dies.
+        """
+        if not self.parallel:
+            for task in tasks:
+                yield fn(shared, task)
+            return
+        yield from _ordered(self.client, fn, shared, tasks, what, self.scheduler)
+
+
+def _local_cluster(n: int) -> tuple[Any, Any]:
+    """A ``LocalCluster`` of ``n`` single-threaded processes on 127.0.0.1, and its client."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    # the worker processes start with SIGINT ignored (an ignored signal stays ignored
+    # across exec, and Python then installs no handler of its own): Ctrl-C is for the
+    # build, which closes the cluster. A blocked signal would not do: the spawned
+    # processes start with an empty signal mask. Only a Ctrl-C in the seconds the cluster
+    # takes to start is lost.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        futures = []
-        for task in tasks:
-            if context.workers:
-                futures.append(executor.submit(fn, task))
-                continue
-            # the first task forks every worker: with Ctrl-C blocked until they ignore it
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-            try:
-                futures.append(executor.submit(fn, task))
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        for future in futures:
-            yield future.result()
-        finished = True
-    except BrokenProcessPool:
-        # the executor's thread reaps the workers: their exit codes are known once it is done
-        executor.shutdown(wait=True)
-        raise WorkerError(Messages.WORKER_DIED.format(what=what,
-                                                      how=_how_died(context.workers))) \
-            from None
+        # a task whose worker died fails at once: on one machine it would most likely kill
+        # the next worker too (out of memory), and the user should hear of it
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None,
+                                   worker_dashboard_address=None, memory_limit=0,
+                                   silence_logs=logging.CRITICAL,
+                                   # the scheduler's HTTP routes (health, metrics) listen
+                                   # anyway: on a free port of 127.0.0.1, not 8787
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+        try:
+            client = Client(cluster)
+        except BaseException:
+            cluster.close()
+            raise
     finally:
-        if not finished:  # a worker still busy with a task would finish it first
-            for p in context.workers:
-                with contextlib.suppress(OSError):
-                    p.kill()
-        executor.shutdown(wait=True)
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    return cluster, client
 
 
-class _ForkRecording(ForkContext):
-    """The ``fork`` start method, keeping every process it starts.
+def _connect(address: str) -> Any:
+    """A client of the scheduler at ``address``, which has at least one worker."""
+    from distributed import Client
 
-    The executor does not say which processes it runs; :func:`fork_map` must kill them
-    when it is interrupted, and name the one that died even if it died at once.
-    """
+    try:
+        client = Client(address)
+    except Exception as e:
+        raise WorkerError(Messages.SCHEDULER_UNREACHABLE.format(
+            address=address, detail=_detail(e))) from None
+    try:
+        client.wait_for_workers(1, timeout=WORKER_WAIT)
+    except Exception:
+        client.close()
+        raise WorkerError(Messages.SCHEDULER_NO_WORKERS.format(
+            address=address, seconds=WORKER_WAIT)) from None
+    return client
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.workers: list[BaseProcess] = []
 
-    def Process(self, *args, **kwargs) -> BaseProcess:  # type: ignore[override]  # noqa: N802
-        process = super().Process(*args, **kwargs)
-        self.workers.append(process)
-        return process
+def _ordered(client: Any, fn: Callable[[S, T], R], shared: S, tasks: Iterable[T], what: str,
+             scheduler: str | None) -> Iterator[R]:
+    """:meth:`Workers.map` on a cluster: a window of tasks ahead, results in task order."""
+    from distributed import KilledWorker
+    from distributed.client import FutureCancelledError
+    from distributed.comm import CommClosedError
+
+    pending: collections.deque = collections.deque()
+    try:
+        ahead = TASKS_AHEAD * max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
+        try:
+            [shared_data] = client.scatter([shared], broadcast=True, hash=False)
+        except OSError:  # a worker went away while it was sent the data
+            raise WorkerError(Messages.WORKER_DIED.format(what=what, how=_how_died(None))) \
+                from None
+        todo = iter(tasks)
+        for task in todo:
+            pending.append(client.submit(fn, shared_data, task, pure=False))
+            if len(pending) >= ahead:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for task in todo:
+                pending.append(client.submit(fn, shared_data, task, pure=False))
+                break
+            yield result
+    except KilledWorker as e:
+        raise WorkerError(Messages.WORKER_DIED.format(what=what, how=_how_died(e))) from None
+    except (CommClosedError, FutureCancelledError, TimeoutError) as e:
+        if scheduler is None:  # the local scheduler runs here: a worker went away
+            raise WorkerError(Messages.WORKER_DIED.format(what=what, how=_how_died(None))) \
+                from None
+        raise WorkerError(Messages.SCHEDULER_LOST.format(
+            what=what, address=scheduler or "of the local cluster", detail=_detail(e))) from None
+    finally:
+        if pending:
+            with contextlib.suppress(Exception):
+                client.cancel(list(pending))
 
 
-def _how_died(workers: list[BaseProcess]) -> str:
-    """How a dead worker ended: "worker 12 was killed by SIGKILL (out of memory?)" …
+def _how_died(e: Exception | None) -> str:
+    """"worker tcp://127.0.0.1:40037 died (killed, or out of memory?)" from a KilledWorker."""
+    address = getattr(getattr(e, "last_worker", None), "address", None)
+    who = f"worker {address}" if address else "a worker"
+    return f"{who} died (killed, or out of memory?)"
 
-    The executor sends SIGTERM to the others once one has died: the first worker that
-    ended otherwise is the one to name.
-    """
-    ended = [p for p in workers if p.exitcode]
-    ended.sort(key=lambda p: p.exitcode == -signal.SIGTERM)
-    if not ended:
-        return "a worker process ended unexpectedly"
-    p = ended[0]
-    code = p.exitcode or 0
-    if code > 0:
-        return f"worker {p.pid} exited with status {code}"
-    name = signal.Signals(-code).name
-    hint = " (out of memory?)" if name == "SIGKILL" else ""
-    return f"worker {p.pid} was killed by {name}{hint}"
+
+def _detail(e: BaseException) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+@contextlib.contextmanager
+def _quiet_dask() -> Iterator[None]:
+    """Dask's own log lines (a worker restarting, connection retries) stay off stderr: the
+    build reports what went wrong as one line."""
+    # asyncio's: the tasks of a scheduler interrupted by Ctrl-C ("Task exception was never
+    # retrieved")
+    loggers = [logging.getLogger(name) for name in ("distributed", "asyncio")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)

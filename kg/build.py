@@ -225,6 +225,8 @@ def build(
     page: bool = True,
     incremental: bool = True,
     input_format: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> BuildResult:
     """Build the knowledge graph of ``inputs`` into the folder ``out``.
 
@@ -253,6 +255,12 @@ def build(
     input_format : {"txt", "jsonl", "csv"}, optional
         Read every input in this format, whatever its suffix; ``-`` in ``inputs``
         reads standard input (see :func:`kg.core.readers.read_corpus`).
+    workers : int, optional
+        Extraction processes on a local Dask cluster (1: this process alone); by default
+        every core for large corpora, one process for small ones.
+    scheduler : str, optional
+        Run extraction on the existing Dask cluster of this scheduler
+        (``tcp://host:8786``) instead. The output is the same in every case.
 
     Examples
     --------
@@ -274,7 +282,8 @@ def build(
     from kg.stores.graph import paper_link_count
 
     cache = text_cache.read(out) if incremental else None
-    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache)
+    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
+                           workers=workers, scheduler=scheduler)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -5,8 +5,10 @@ Every test here reproduces a failure of issue 18 that the code before it did not
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -33,79 +35,119 @@ def _replicated_corpus(path: Path, copies: int) -> Path:
     return path
 
 
-def _children(pid: int) -> list[int]:
+def _dask_workers(pid: int) -> list[int]:
+    """The worker processes of the local Dask cluster that the process ``pid`` runs."""
+    children = []  # the cluster's thread starts them: the children of every thread
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            children += (task / "children").read_text().split()
+    out = []
+    for c in children:
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes():
+                out.append(int(c))
+    return out
+
+
+def _extracting(pid: int) -> bool:
+    """Whether the worker ``pid`` has loaded the spaCy pipeline: it is running a task."""
     try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        return "/spacy/" in Path(f"/proc/{pid}/maps").read_text()
     except OSError:
-        return []
+        return False
+
+
+def _build_with_workers(corpus: Path, out: Path, **popen) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "kg", "build", corpus, "-o", out, "-q",
+                             "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT, **popen)
+
+
+def _wait_for_workers(build: subprocess.Popen, *, extracting: bool) -> list[int]:
+    workers: list[int] = []
+    while build.poll() is None:
+        workers = _dask_workers(build.pid)
+        if len(workers) == 2 and (not extracting or any(map(_extracting, workers))):
+            return workers
+        time.sleep(0.05)
+    raise AssertionError(f"the build never started its two Dask workers: {build.stderr.read()}")
 
 
 def test_a_killed_extraction_worker_fails_the_build_instead_of_hanging(out, tmp_path):
-    corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)  # 760 papers: forked workers
+    corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)  # 760 papers, 24 tasks
     before = snapshot(out)
-    build = subprocess.Popen([sys.executable, "-m", "kg", "build", corpus, "-o", out, "-q"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=ROOT)
+    build = _build_with_workers(corpus, out)
     try:
-        workers: list[int] = []
-        while len(workers) < 2 and build.poll() is None:
-            time.sleep(0.02)
-            workers = _children(build.pid)
-        assert len(workers) == 2, "the build never forked its two extraction workers"
-
-
-
-        os.kill(workers[0], signal.SIGKILL)
-        # a hang guard, not a speed test: before the fix the build waited forever
-        stdout, stderr = build.communicate(timeout=120)
+        _wait_for_workers(build, extracting=True)
+        # a worker killed between two tasks is replaced and the build goes on: kill them
+        # until one dies in the middle of a task (the first, most of the time)
+        while build.poll() is None:
+            for w in filter(_extracting, _dask_workers(build.pid)):
+                os.kill(w, signal.SIGKILL)
+            time.sleep(0.5)
+        # a hang guard, not a speed test: a lost task must not be waited for forever
+        stdout, stderr = build.communicate(timeout=300)
     finally:
         if build.poll() is None:
             build.kill()
             build.wait()
-    assert build.returncode == 2
-    assert stderr.count("\n") == 1
-    assert stderr.startswith("kg: error: extraction stopped: worker ")
-    assert "killed by SIGKILL" in stderr
+    assert build.returncode == 2, stderr
+    assert stderr.count("\n") == 1, stderr
+    assert re.fullmatch(r"kg: error: extraction stopped: "
+                        r"(worker tcp://127\.0\.0\.1:\d+|a worker) died "
+                        r"\(killed, or out of memory\?\); nothing was written\n", stderr), stderr
     assert_intact(out, before)
 
 
-def _die_on_two(n: int) -> int:
+def _die_on_two(shared: int, n: int) -> int:
     if n == 2:
         os.kill(os.getpid(), signal.SIGKILL)
-    return n
+    return n + shared
 
 
 def test_every_worker_pool_fails_fast_when_a_worker_dies():
-    """Extraction and propagation share :func:`fork_map`: a dead worker is an error, not a hang."""
-    from extractors.workers import fork_map
+    """Extraction and propagation share :class:`Workers`: a dead worker is an error, not a
+    retry on the next worker (which would die too) nor a hang."""
+    from extractors.workers import Workers
     from kg.core.errors import WorkerError
 
-    with pytest.raises(WorkerError, match=r"^term propagation stopped: worker \d+ was killed "
-                                          r"by SIGKILL \(out of memory\?\); nothing was written$"):
-        list(fork_map(_die_on_two, range(6), 2, what="term propagation"))
+    with Workers(2) as workers, pytest.raises(
+            WorkerError, match=r"^term propagation stopped: worker tcp://127\.0\.0\.1:\d+ died "
+                               r"\(killed, or out of memory\?\); nothing was written$"):
+        list(workers.map(_die_on_two, 10, range(6), what="term propagation"))
 
 
 def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)
     before = snapshot(out)
-    build = subprocess.Popen([sys.executable, "-m", "kg", "build", corpus, "-o", out, "-q"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=ROOT, start_new_session=True)
+    build = _build_with_workers(corpus, out, start_new_session=True)
     try:
-        workers: list[int] = []
-        while len(workers) < 2 and build.poll() is None:
-            time.sleep(0.02)
-            workers = _children(build.pid)
-        assert len(workers) == 2, "the build never forked its two extraction workers"
+        workers = _wait_for_workers(build, extracting=True)
         os.killpg(build.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
         stdout, stderr = build.communicate(timeout=120)
     finally:
         if build.poll() is None:
             build.kill()
             build.wait()
-    assert build.returncode == 130
+    assert build.returncode == 130, stderr
     assert stderr == "kg: interrupted; nothing was changed\n"
     assert not any(Path(f"/proc/{w}").exists() for w in workers)
+    assert_intact(out, before)
+
+
+def test_an_unreachable_scheduler_is_one_line(out, tmp_path):
+    from kg.core.processes import free_port
+    from tests.guard import GOOD_JSONL, kg
+
+    src = tmp_path / "good.jsonl"
+    src.write_text(GOOD_JSONL, encoding="utf-8")
+    before = snapshot(out)
+    address = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
+    proc = kg("build", src, "-o", out, "--scheduler", address,
+              env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith(f"kg: error: cannot reach the Dask scheduler {address}: ")
     assert_intact(out, before)
 
 

@@ -56,10 +56,16 @@ def _report_skipped(report: ReadReport) -> None:
 @click.option("--incremental/--no-incremental", default=True, show_default=True,
               help="Reuse what an earlier build into OUT kept for unchanged texts and "
                    "papers (same result, less time).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Extraction processes, on a local Dask cluster (127.0.0.1); 1 runs in this "
+                   "process. Default: every core for 1,000 texts or more, else 1.")
+@click.option("--scheduler", metavar="tcp://HOST:PORT", default=None,
+              help="Run extraction on the existing Dask cluster of this scheduler instead "
+                   "(its workers need kg-abstracts installed). Same output either way.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary.")
 def build(inputs: tuple[Path, ...], out: Path, input_format: str | None,
           lexicons: tuple[Path, ...], on_error: str, no_page: bool, incremental: bool,
-          quiet: bool) -> None:
+          workers: int | None, scheduler: str | None, quiet: bool) -> None:
     """Build the knowledge graph of INPUTS (.txt, .jsonl, .csv; - reads stdin) into OUT.
 
     Writes OUT/graph.ttl, OUT/store/ (embedded SPARQL store), OUT/graph.html
@@ -72,7 +78,8 @@ def build(inputs: tuple[Path, ...], out: Path, input_format: str | None,
     result = run_build(inputs, out, lexicons=lexicons,
                        on_error="skip" if on_error == "skip" else "raise",
                        progress=not quiet and sys.stderr.isatty(), page=not no_page,
-                       incremental=incremental, input_format=input_format)
+                       incremental=incremental, input_format=input_format,
+                       workers=workers, scheduler=scheduler)
     _report_skipped(result.report)
     if not quiet:
         s = result.summary()

@@ -113,6 +113,15 @@ class Messages:
     LEXICON_EMPTY_LABEL = ("concept {id} has the {prop} '{label}', which has no letter or "
                            "digit (it would match any word)")
     WORKER_DIED = "{what} stopped: {how}; nothing was written"
+    SCHEDULER_UNREACHABLE = ("cannot reach the Dask scheduler {address}: {detail} (start it with "
+                             "'dask scheduler', or check --scheduler)")
+    SCHEDULER_NO_WORKERS = ("the Dask scheduler {address} has no worker (none joined within "
+                            "{seconds} s; start one with 'dask worker {address}')")
+    SCHEDULER_LOST = ("{what} stopped: lost the Dask scheduler {address} ({detail}); nothing "
+                      "was written")
+    WORKER_MODEL_DIFFERS = ("worker {worker} has another span model or kg version than this "
+                            "build (its model: {model}); install the same kg-abstracts on every "
+                            "worker")
     # SPARQL (queries.sparql, kg.cli.sparql, kg.stores.export, kg.stores.sparql_push)
     NO_PATH = "no path links '{a}' and '{b}' through papers"
     SPARQL_SYNTAX = "SPARQL syntax error: {detail}"

@@ -1,0 +1,113 @@
+"""``kg build`` on Dask: one process, a local cluster and a cluster started apart
+(``dask scheduler`` + ``dask worker`` on 127.0.0.1) give byte-identical outputs.
+
+The builds run in this process, with small tasks so that a slice of real abstracts makes
+several extraction and propagation tasks; the in-process paths are made to fail in the
+cluster builds, so these prove that the work ran on the workers.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from kg.core.processes import free_port
+from tests.conftest import NEURIPS2018_SAMPLE
+from tests.guard import FILES, ROOT
+
+LINES = 40  # abstracts: 80 texts, 5 extraction tasks, 10 propagation tasks
+
+
+@pytest.fixture
+def small_tasks(monkeypatch):
+    """Tasks of 16 texts, propagation on the workers even for a small corpus."""
+    from extractors import consolidate, pipeline
+
+    monkeypatch.setattr(pipeline, "WORKER_CHUNK", 16)
+    monkeypatch.setattr(consolidate, "PROPAGATE_CHUNK", 8)
+    monkeypatch.setattr(consolidate, "PROPAGATE_PARALLEL_MIN", 1)
+
+
+def _nothing_here(*_args):
+    raise AssertionError("a cluster build ran a task in the building process")
+
+
+@pytest.fixture
+def only_on_workers(small_tasks, monkeypatch):
+    from extractors import consolidate, pipeline
+
+    monkeypatch.setattr(pipeline, "_extract_here", _nothing_here)
+    monkeypatch.setattr(consolidate, "_propagate_here", _nothing_here)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    path = tmp_path_factory.mktemp("in") / NEURIPS2018_SAMPLE.name
+    with open(NEURIPS2018_SAMPLE, encoding="utf-8") as f:
+        path.write_text("".join(f.readline() for _ in range(LINES)), encoding="utf-8")
+    return path
+
+
+def _build(corpus, out, **options) -> dict[str, bytes]:
+    from kg.build import build
+
+    build([corpus], out, incremental=False, **options)
+    return {name: (out / name).read_bytes() for name in FILES}
+
+
+@pytest.fixture
+def one_process(corpus, small_tasks, tmp_path):
+    return _build(corpus, tmp_path / "one", workers=1)
+
+
+def _same(a: dict[str, bytes], b: dict[str, bytes]) -> None:
+    for name in FILES:
+        assert a[name] == b[name], f"{name} differs"
+    assert len(a["graph.ttl"]) > 10_000
+
+
+def test_a_local_cluster_builds_the_same_bytes(corpus, one_process, only_on_workers, tmp_path):
+    _same(one_process, _build(corpus, tmp_path / "two", workers=2))
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    """``dask scheduler`` and ``dask worker`` (two processes) on free 127.0.0.1 ports."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the workers import this checkout
+    local = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0", "--no-dashboard"]
+    logs = [open(tmp_path / f"{name}.log", "w") for name in ("scheduler", "worker")]  # noqa: SIM115
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--port", str(port),
+                               *local], env=env, stdout=logs[0], stderr=subprocess.STDOUT)]
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "dask", "worker", address, "--nworkers", "2",
+             "--nthreads", "1", "--memory-limit", "0", *local],
+            env=env, stdout=logs[1], stderr=subprocess.STDOUT))
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        for log in logs:
+            log.close()
+
+
+def test_a_cluster_started_apart_builds_the_same_bytes(corpus, one_process, only_on_workers,
+                                                       dask_cluster, tmp_path):
+    _same(one_process, _build(corpus, tmp_path / "apart", scheduler=dask_cluster))
+    # both worker processes worked, and keep the pipeline they built for the next build
+    from distributed import Client
+
+    with Client(dask_cluster) as client:
+        cached = client.run(lambda: len(__import__("extractors.pipeline").pipeline
+                                         ._WORKER_PIPELINE))
+    assert sorted(cached.values()) == [1, 1]
