@@ -65,8 +65,10 @@ from kg.core.text import (
 
 __all__ = [
     "DocSpans",
+    "canonical_keys",
     "MAX_TERM_WORDS",
     "NESTED_POLICIES",
+    "NearDuplicates",
     "PROPAGATE_CHUNK",
     "PROPAGATE_PARALLEL_MIN",
     "propagatable",
@@ -344,7 +346,7 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
     # near-duplicates ("regularisation methods" / "regularization method" share a key
     # already); typos and spelling variants beyond the rules merge into the most
     # frequent spelling, or into a known concept.
-    canon = _canonical_keys({k: len(v) for k, v in groups.items()}, registry)
+    canon = canonical_keys({k: len(v) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
         merged[canon.get(key, key)].append(key)
@@ -379,51 +381,122 @@ def _known(phrase: str, paper: str, registry: ConceptRegistry) -> str | None:
     return registry.by_key.get(norm_key(phrase))
 
 
-def _canonical_keys(counts: dict[str, int], registry: ConceptRegistry) -> dict[str, str]:
-    """Map each new key that near-duplicates a known or more frequent key onto it."""
-    buckets: dict[tuple[int, str], _Bucket] = defaultdict(_Bucket)
-    for k in registry.by_key:
-        buckets[_bucket(k)].append(k)
+def canonical_keys(counts: dict[str, int], registry: ConceptRegistry) -> dict[str, str]:
+    """Map each new key that near-duplicates a known or more frequent key onto it.
+
+    Keys are taken by falling count; each is merged into the first key before it (known
+    keys first, then the keys kept so far, in that order) of which it is a
+    :func:`~kg.core.text.near_duplicate`, or kept. Keys of fewer than six characters are
+    left as they are.
+    """
+    order = sorted((k for k in counts if len(k) >= 6), key=lambda k: (-counts[k], k))
+    index = NearDuplicates(registry.by_key, order)
     out = {}
-    for key in sorted(counts, key=lambda k: (-counts[k], k)):
-        if len(key) < 6:
-            continue
-        b = buckets[_bucket(key)]
-        match = b.first_near_duplicate(key)
+    for key in order:
+        match = index.first_near_duplicate(key)
         if match:
             out[key] = out.get(match, match)
         else:
-            b.append(key)
+            index.append(key)
     return out
 
 
-class _Bucket:
-    """Keys in insertion order, searched for the first :func:`near_duplicate` of a key.
+class NearDuplicates:
+    """Keys in the order they were added, searched for the first near-duplicate of a key.
 
-    ``near_duplicate`` holds only for keys equal but for spaces or at least 92 % similar,
-    so rapidfuzz's C scan picks those candidates and only they get the full test.
+    Only keys of the same bucket are compared (same number of words, same first three
+    characters), as the search always did. Inside a bucket,
+    :func:`~kg.core.text.near_duplicate` holds only for keys equal but for spaces, or
+    with the same *signature* (:func:`_signature`: the short words, the first three and
+    last letters of the others, the numbers) and a rapidfuzz ``ratio`` of at least 92.
+    So the similar pairs are found up front, block by block of one signature, with
+    rapidfuzz's ``process.cdist`` (in C); a key then meets only its few candidates, not
+    its whole bucket: the search grows with the keys and the square of the largest
+    block, not of the largest bucket.
+
+    ``keys`` are added at once; ``later`` are the keys that may be added or asked about.
+
+    Examples
+    --------
+    >>> index = NearDuplicates(["hierarchical clustering"], ["hierarchial clustering",
+    ...                                                      "data set", "dataset"])
+    >>> index.first_near_duplicate("hierarchial clustering")
+    'hierarchical clustering'
+    >>> index.append("dataset")
+    >>> index.first_near_duplicate("data set") is None  # two words, another bucket
+    True
     """
 
-    def __init__(self) -> None:
-        self.keys: list[str] = []
-        self.unspaced: dict[str, int] = {}
+    def __init__(self, keys: Iterable[str], later: Iterable[str]) -> None:
+        self.order: dict[str, int] = {}  # key -> when it was added
+        self.unspaced: dict[tuple[int, str, str], str] = {}  # first key added of each
+        keys, later = list(keys), list(later)
+        self.similar = _similar_pairs([*keys, *later])
+        for key in keys:
+            self.append(key)
 
     def append(self, key: str) -> None:
-        self.unspaced.setdefault(key.replace(" ", ""), len(self.keys))
-        self.keys.append(key)
+        """Add ``key`` after the keys added before it."""
+        self.order.setdefault(key, len(self.order))
+        self.unspaced.setdefault(_unspaced(key), key)
 
     def first_near_duplicate(self, key: str) -> str | None:
-        found = {i for _, _, i in process.extract(key, self.keys, scorer=ratio,
-                                                   score_cutoff=92, limit=None)}
-        same = self.unspaced.get(key.replace(" ", ""))
+        """The first key added of which ``key`` is a near-duplicate, or ``None``."""
+        order = self.order
+        found = [k for k in self.similar.get(key, ()) if k in order]
+        same = self.unspaced.get(_unspaced(key))
         if same is not None:
-            found.add(same)
-        return next((self.keys[i] for i in sorted(found)
-                     if near_duplicate(key, self.keys[i])), None)
+            found.append(same)
+        if not found:
+            return None
+        return next((k for k in sorted(set(found), key=order.__getitem__)
+                     if near_duplicate(key, k)), None)
 
 
-def _bucket(key: str) -> tuple[int, str]:
-    return len(key.split()), key[:3]
+#: Scores in one ``process.cdist`` call (rows × block size, 4 bytes each).
+_CDIST_CELLS = 4_000_000
+#: The numbers in a key, as :func:`~kg.core.text.near_duplicate` compares them.
+_DIGITS = re.compile(r"\d+")
+
+
+def _similar_pairs(keys: list[str]) -> dict[str, list[str]]:
+    """For each key, the other keys of its block whose ``ratio`` with it is at least 92."""
+    blocks: dict[str, list[str]] = defaultdict(list)
+    for key in dict.fromkeys(keys):
+        blocks[_signature(key)].append(key)
+    similar: dict[str, list[str]] = defaultdict(list)
+    for block in blocks.values():
+        if len(block) < 2:
+            continue
+        step = max(1, _CDIST_CELLS // len(block))
+        for r in range(0, len(block), step):
+            rows = block[r:r + step]
+            # threads pay only for large blocks
+            scores = process.cdist(rows, block, scorer=ratio, score_cutoff=92,
+                                   workers=-1 if len(rows) * len(block) > 100_000 else 1)
+            for i, j in zip(*np.nonzero(scores), strict=True):
+                if r + i != j:
+                    similar[rows[i]].append(block[j])
+    return similar
+
+
+def _signature(key: str) -> str:
+    """What two keys that differ by more than spaces share if they are near-duplicates:
+    the words of fewer than five letters (which must be equal), the first three and last
+    letters of the others, and the numbers. (Keys of another bucket may share it too: the
+    block is only where to look.)
+
+    >>> _signature("hierarchial clustering of 3d data")
+    'hie~l clu~g of 3d data|3'
+    """
+    return " ".join([w if len(w) < 5 else w[:3] + "~" + w[-1] for w in key.split()]) \
+        + "|" + " ".join(_DIGITS.findall(key))
+
+
+def _unspaced(key: str) -> tuple[int, str, str]:
+    """The key without its spaces, within its bucket: keys of another number of words or
+    first three characters were never compared ("ab cdef" and "abc def" are not)."""
+    return len(key.split()), key[:3], key.replace(" ", "")
 
 
 def _new_concept(registry: ConceptRegistry, key: str, label: str, origin: str) -> str:
