@@ -792,7 +792,8 @@ def _propagate_here(matchers: _Matchers, task: _Task) -> list[list[Mention]]:
 
 
 def _propagate_task(matching: _Matching, task: _Task) -> list[list[Mention]]:
-    return _propagate_here(matching.matchers(), task)
+    matchers = matching.matchers()
+    return [matchers.doc_mentions(doc, taken) for doc, taken in task]
 
 
 class _Taken:

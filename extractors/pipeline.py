@@ -482,16 +482,28 @@ def extract_corpus(
         records = {i: cache[k] for i, k in enumerate(keys) if k in cache}
     if workers is None:
         workers = default_workers(len(texts), MULTIPROCESS_MIN_TEXTS)
-    with Workers(workers, scheduler) as pool:
-        return _extract_with(pool, papers, registry, nlp, model_dir, texts, records, keys,
-                             cache, progress=progress, batch_size=batch_size, nested=nested,
-                             propagate_terms=propagate_terms, acceptance=acceptance,
-                             rejected=rejected, relation_model=relation_model,
-                             relation_patterns=relation_patterns)
+    spec = None
+    if workers > 1 or scheduler is not None:
+        spec = PipelineSpec(
+            model_dir=str(model_dir) if model_dir else None,
+            fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
+            terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size)
+        # local workers are forked where the platform allows: they find it in their cache
+        _WORKER_PIPELINE[(spec.model_dir, spec.fingerprint)] = [nlp, spec.terms]
+    try:
+        with Workers(workers, scheduler) as pool:
+            return _extract_with(pool, papers, registry, nlp, spec if pool.parallel else None,
+                                 texts, records, keys, cache, progress=progress,
+                                 batch_size=batch_size, nested=nested,
+                                 propagate_terms=propagate_terms, acceptance=acceptance,
+                                 rejected=rejected, relation_model=relation_model,
+                                 relation_patterns=relation_patterns)
+    finally:
+        _WORKER_PIPELINE.clear()
 
 
 def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
-                  nlp: Language, model_dir: Path | None, texts: list,
+                  nlp: Language, spec: PipelineSpec | None, texts: list,
                   records: dict[int, TextRecord], keys: list[str],
                   cache: dict[str, TextRecord] | None, *, progress: bool, batch_size: int,
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
@@ -504,12 +516,6 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
-    spec = None
-    if workers.parallel:
-        spec = PipelineSpec(
-            model_dir=str(model_dir) if model_dir else None,
-            fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
-            terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size)
     for i, ds, record in _extract(workers, nlp, spec, texts, records, batch_size):
         if keys and cache is not None and record is not None:
             cache[keys[i]] = record

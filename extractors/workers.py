@@ -5,7 +5,8 @@ this process for one worker (no cluster, no overhead), on a local ``dask.distrib
 cluster of ``n`` processes, or on an existing cluster whose scheduler address the user
 gave. The same code runs in every case; a task gets ``fn(shared, task)``, where
 ``shared`` (the pipeline's description, the matchers' forms) is sent to each worker once
-and each worker builds what it needs from it once (a cache in the worker process).
+and each worker builds what it needs from it once (a cache in the worker process). Local
+workers are forked on Linux, so they start with what the build has loaded already.
 
 Failures keep what the forked workers of earlier versions guaranteed:
 
@@ -29,6 +30,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
@@ -140,17 +142,26 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
     import dask
     from distributed import Client, LocalCluster
 
-    # the worker processes start with SIGINT ignored (an ignored signal stays ignored
-    # across exec, and Python then installs no handler of its own): Ctrl-C is for the
-    # build, which closes the cluster. A blocked signal would not do: the spawned
-    # processes start with an empty signal mask. Only a Ctrl-C in the seconds the cluster
-    # takes to start is lost.
+    # The worker processes start with SIGINT ignored (an ignored signal stays ignored in a
+    # forked or exec'ed child, and Python then installs no handler of its own): Ctrl-C is
+    # for the build, which closes the cluster; a Ctrl-C in the second the cluster takes to
+    # start is lost. (A blocked signal would not do: spawned processes start with an empty
+    # signal mask.) SIGTERM ends them as the default does, not through the handler of
+    # kg's command line, which unwinds a build.
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    previous = {}
+    if main:
+        previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN),
+                    signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL)}
     try:
-        # a task whose worker died fails at once: on one machine it would most likely kill
-        # the next worker too (out of memory), and the user should hear of it
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        # A task whose worker died fails at once: on one machine it would most likely kill
+        # the next worker too (out of memory), and the user should hear of it.
+        # Forked workers (Linux) start at once with what this process has loaded (spaCy,
+        # the pipeline the build put in the worker cache); spawned ones import and load
+        # it all again, seconds each.
+        method = "fork" if sys.platform == "linux" else "spawn"
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                              "distributed.worker.multiprocessing-method": method}):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
                                    worker_dashboard_address=None, memory_limit=0,
@@ -163,9 +174,12 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
         except BaseException:
             cluster.close()
             raise
+    except Exception as e:  # a worker that could not start, or died at once
+        raise WorkerError(Messages.WORKERS_NOT_STARTED.format(n=n, detail=_detail(e))) \
+            from None
     finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return cluster, client
 
 

@@ -42,19 +42,11 @@ def _dask_workers(pid: int) -> list[int]:
         with contextlib.suppress(OSError):
             children += (task / "children").read_text().split()
     out = []
-    for c in children:
+    for c in children:  # forked (the build's command line) or spawned, not the tracker
         with contextlib.suppress(OSError):
-            if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes():
+            if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes():
                 out.append(int(c))
     return out
-
-
-def _extracting(pid: int) -> bool:
-    """Whether the worker ``pid`` has loaded the spaCy pipeline: it is running a task."""
-    try:
-        return "/spacy/" in Path(f"/proc/{pid}/maps").read_text()
-    except OSError:
-        return False
 
 
 def _build_with_workers(corpus: Path, out: Path, **popen) -> subprocess.Popen:
@@ -63,12 +55,14 @@ def _build_with_workers(corpus: Path, out: Path, **popen) -> subprocess.Popen:
                             text=True, cwd=ROOT, **popen)
 
 
-def _wait_for_workers(build: subprocess.Popen, *, extracting: bool) -> list[int]:
-    workers: list[int] = []
+def _wait_for_workers(build: subprocess.Popen) -> list[int]:
+    """The two workers, once they have run for three seconds (the cluster is up)."""
     while build.poll() is None:
         workers = _dask_workers(build.pid)
-        if len(workers) == 2 and (not extracting or any(map(_extracting, workers))):
-            return workers
+        if len(workers) == 2:
+            time.sleep(3)
+            if sorted(_dask_workers(build.pid)) == sorted(workers):
+                return workers
         time.sleep(0.05)
     raise AssertionError(f"the build never started its two Dask workers: {build.stderr.read()}")
 
@@ -78,12 +72,13 @@ def test_a_killed_extraction_worker_fails_the_build_instead_of_hanging(out, tmp_
     before = snapshot(out)
     build = _build_with_workers(corpus, out)
     try:
-        _wait_for_workers(build, extracting=True)
+        _wait_for_workers(build)
         # a worker killed between two tasks is replaced and the build goes on: kill them
         # until one dies in the middle of a task (the first, most of the time)
         while build.poll() is None:
-            for w in filter(_extracting, _dask_workers(build.pid)):
-                os.kill(w, signal.SIGKILL)
+            for w in _dask_workers(build.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(w, signal.SIGKILL)
             time.sleep(0.5)
         # a hang guard, not a speed test: a lost task must not be waited for forever
         stdout, stderr = build.communicate(timeout=300)
@@ -122,7 +117,7 @@ def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     before = snapshot(out)
     build = _build_with_workers(corpus, out, start_new_session=True)
     try:
-        workers = _wait_for_workers(build, extracting=True)
+        workers = _wait_for_workers(build)
         os.killpg(build.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
         stdout, stderr = build.communicate(timeout=120)
     finally:

@@ -113,6 +113,7 @@ class Messages:
     LEXICON_EMPTY_LABEL = ("concept {id} has the {prop} '{label}', which has no letter or "
                            "digit (it would match any word)")
     WORKER_DIED = "{what} stopped: {how}; nothing was written"
+    WORKERS_NOT_STARTED = "could not start {n} local Dask worker processes: {detail}"
     SCHEDULER_UNREACHABLE = ("cannot reach the Dask scheduler {address}: {detail} (start it with "
                              "'dask scheduler', or check --scheduler)")
     SCHEDULER_NO_WORKERS = ("the Dask scheduler {address} has no worker (none joined within "
