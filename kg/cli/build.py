@@ -15,7 +15,7 @@ from kg.core.output import one_line
 from kg.core.readers import INPUT_FORMATS, ReadReport, read_corpus
 
 __all__ = [
-    "COMMANDS", "build", "extract", "extract_predictions", "input_argument",
+    "COMMANDS", "build", "extract", "extract_predictions", "input_argument", "json_line",
     "input_format_option", "on_error_option",
 ]
 
@@ -110,6 +110,20 @@ def extract_predictions(papers: list[Paper], lexicons: Iterable[Path],
     return predictions(graph, rejected)
 
 
+#: Characters JSON allows raw in strings but that line splitters (``str.splitlines``,
+#: JavaScript) take for line ends: escaped, so that one record stays one line.
+_LINE_BREAKS = {ord("\u2028"): "\\u2028", ord("\u2029"): "\\u2029", ord("\x85"): "\\u0085"}
+
+
+def json_line(record: dict) -> str:
+    r"""``record`` as one line of JSON Lines, non-ASCII kept, line-breaking characters escaped.
+
+    >>> json_line({"evidence": "a\u2028b é"})
+    '{"evidence": "a\\u2028b é"}\n'
+    """
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+
+
 @click.command()
 @input_argument
 @input_format_option
@@ -137,7 +151,7 @@ def extract(inputs: tuple[Path, ...], input_format: str | None, lexicons: tuple[
     _report_skipped(report)
     out = sys.stdout
     for p in report.papers:
-        out.write(json.dumps(records[p.id], ensure_ascii=False) + "\n")
+        out.write(json_line(records[p.id]))
 
 
 COMMANDS = [build, extract]
