@@ -1,9 +1,11 @@
 """Acronym definitions in text: "Graph Neural Networks (GNNs)" → ("GNN", "Graph Neural Networks").
 
 An implementation of Schwartz & Hearst (2003), "A simple algorithm for
-identifying abbreviation definitions in biomedical text", with two changes for
+identifying abbreviation definitions in biomedical text", with changes for
 ML prose: a plural ``s`` on the short form is allowed, and inner capitals of
-the short form may start a word part ("MinHash (MH)").
+the short form may start a word part ("MinHash (MH)"). Two kinds of parentheses are
+not definitions: one a word continues ("Instruction (In)Stability"), and a short form
+of one or two letters that is a common English word (:func:`common_word`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+
+from wordfreq import zipf_frequency
 
 from kg.core.text import acronym_key
 
-__all__ = ["AcronymDefinition", "find_definitions"]
+__all__ = ["AcronymDefinition", "COMMON_CAPS_ZIPF", "COMMON_WORD_ZIPF", "common_word",
+           "find_definitions"]
+
+#: A one- or two-letter short form this frequent in general English (``wordfreq`` Zipf
+#: frequency) is a word, not an acronym: "In" (7.3), "Re"; written in capitals it takes
+#: a function word (:data:`COMMON_CAPS_ZIPF`: "IN", "IT", "ON") — "RE" (relation
+#: extraction, 5.2), "AI" (4.2), "ML" (3.8) stay acronyms.
+COMMON_WORD_ZIPF = 5.0
+COMMON_CAPS_ZIPF = 6.0
 
 # "(SF)" or "(SF;" / "(SF," : a short form of 2-10 characters with a capital letter.
 _PAREN = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-\.&]{1,11}?)\s*[);,]")
@@ -34,6 +47,19 @@ class AcronymDefinition:
     long_end: int
 
 
+@lru_cache(maxsize=4096)
+def common_word(form: str) -> bool:
+    """Whether a one- or two-letter short form is a common English word.
+
+    >>> common_word("In"), common_word("IT"), common_word("AI"), common_word("RE")
+    (True, True, False, False)
+    """
+    if len(form) > 2:
+        return False
+    return zipf_frequency(form.lower(), "en") >= (COMMON_CAPS_ZIPF if form.isupper()
+                                                  else COMMON_WORD_ZIPF)
+
+
 def _valid_short(sf: str) -> bool:
     core = acronym_key(sf)
     return (
@@ -41,6 +67,7 @@ def _valid_short(sf: str) -> bool:
         and sum(c.isupper() for c in core) >= max(1, len(core) // 2)
         and core[0].isalnum()
         and not core.isdigit()
+        and not common_word(core)
     )
 
 
@@ -91,11 +118,13 @@ def find_definitions(text: str) -> Iterator[AcronymDefinition]:
     ('GNN', 'Graph Neural Networks')
     >>> [x.short for x in find_definitions("successor-guided uncertainty reduction (SURE), which")]
     ['SURE']
+    >>> list(find_definitions("Instruction (In)Stability of LLMs"))
+    []
     """
     for m in _PAREN.finditer(text):
         sf = m.group(1).rstrip(".-")
-        if not _valid_short(sf):
-            continue
+        if not _valid_short(sf) or text[m.end():m.end() + 1].isalnum():
+            continue  # "(In)Stability": a word goes on after the parenthesis
         n_letters = len(acronym_key(sf))
         window = min(n_letters + 5, n_letters * 2)
         words = _last_words(text, m.start(), window)

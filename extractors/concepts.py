@@ -64,6 +64,11 @@ class ConceptRegistry:
     by_acronym: dict[str, str] = field(default_factory=dict)
     #: per paper, the acronyms it defines itself (they win over corpus-wide ones)
     paper_acronyms: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: acronyms with several meanings in this corpus (or one other than the lexicon's):
+    #: short form → the concept ids, sorted
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)
+    #: label → concept id: no two concepts share a label
+    by_label: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_lexicon(cls, lexicon: Lexicon) -> ConceptRegistry:
@@ -74,6 +79,7 @@ class ConceptRegistry:
                 id=e.id, label=e.label, type=e.type, aliases=[*e.aliases, *e.acronyms],
                 broader=list(e.broader), origin="lexicon", hidden_labels=list(e.hidden),
             )
+            registry.by_label.setdefault(e.label, e.id)
             for form in (e.label, *e.aliases):
                 registry.by_key.setdefault(norm_key(form), e.id)
             for a in e.acronyms:
@@ -93,21 +99,34 @@ class ConceptRegistry:
                 return [cid]
         return []
 
+    def new_concept(self, key: str, label: str, *, origin: str, ctype: str | None = None,
+                    broader: list[str] | None = None) -> str:
+        """The concept of a new ``key``: a new one, or the concept that has its label.
+
+        Two keys can read the same ("GPUs" and "GPU" before plurals of acronyms were
+        folded): one label names one concept, so the second key joins the first concept.
+        """
+        cid = self.by_label.get(label)
+        if cid is None:
+            cid = slug(label)
+            while cid in self.concepts:  # an id taken by a different key
+                cid += "-x"
+            self.concepts[cid] = Concept(
+                id=cid, label=label, type=ctype or guess_type(label), aliases=[],
+                broader=list(broader or []), origin=origin,
+            )
+            self.by_label[label] = cid
+        self.by_key.setdefault(key, cid)
+        return cid
+
     def add_term(self, text: str, *, origin: str, ctype: str | None = None,
                  acronym: str | None = None) -> str:
         """Register a term found in the corpus; return its (new or existing) concept id."""
         key = norm_key(text)
         cid = self.by_key.get(key)
         if cid is None:
-            cid = slug(text)
-            while cid in self.concepts:  # an id taken by a different key
-                cid += "-x"
-            label = display_label(text)
-            self.concepts[cid] = Concept(
-                id=cid, label=label, type=ctype or guess_type(label), aliases=[],
-                broader=self.broader_by_head(key), origin=origin,
-            )
-            self.by_key[key] = cid
+            cid = self.new_concept(key, display_label(text), origin=origin, ctype=ctype,
+                                   broader=self.broader_by_head(key))
         concept = self.concepts[cid]
         for alias in (text.strip(), acronym):
             if alias and alias != concept.label and alias not in concept.aliases:
@@ -117,9 +136,11 @@ class ConceptRegistry:
     def add_definitions(self, defs: Iterable[tuple[str, AcronymDefinition]]) -> None:
         """Join each defined acronym with its long form, corpus-wide.
 
-        Where papers define one acronym differently, each paper keeps its own
-        meaning and the rest of the corpus uses the most frequent one (ties go
-        to the alphabetically first concept id, so builds are deterministic).
+        Where papers define one acronym differently, or other than the lexicon does, it
+        is ambiguous (:attr:`ambiguous`): each paper that defines it keeps its own meaning,
+        the lexicon's meaning (an existing long form) stays the corpus-wide one, and
+        without one the acronym has no corpus-wide meaning: elsewhere it counts only where
+        the paper spells out exactly one of its long forms.
         """
         votes: dict[str, Counter[str]] = defaultdict(Counter)
         for paper_id, d in defs:
@@ -139,9 +160,12 @@ class ConceptRegistry:
             self.paper_acronyms.setdefault(paper_id, {})[d.short] = cid
             votes[d.short][cid] += 1
         for short, counter in votes.items():
-            best = min(counter.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            if len(short) > SHORT_ACRONYM or short not in self.by_acronym:
-                self.by_acronym[short] = best
+            meanings = set(counter) | ({self.by_acronym[short]} if short in self.by_acronym
+                                       else set())
+            if len(meanings) > 1:
+                self.ambiguous[short] = sorted(meanings)
+            elif short not in self.by_acronym:
+                self.by_acronym[short] = next(iter(meanings))
 
     def add_keywords(self, keywords: Iterable[str]) -> list[str]:
         """Register author keywords as corpus-wide terms (origin ``"keyword"``).

@@ -60,7 +60,6 @@ from kg.core.text import (
     near_duplicate,
     norm_key,
     plural_last,
-    slug,
 )
 
 __all__ = [
@@ -307,16 +306,27 @@ def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
 
 def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
                              papers: dict[str, Paper]) -> list[_Cand]:
-    """Two-letter acronyms ("PE", "SI") count only where the paper spells out or defines them."""
+    """Acronyms a paper uses without defining them, where they are not to be trusted.
+
+    Two-letter acronyms ("PE", "SI") count only where the paper spells them out; one the
+    corpus defines with several meanings and no lexicon meaning ("GLM": generalized linear
+    model, general language model) only where the paper spells out exactly one of them.
+    """
     spelled = {(c.paper, c.concept) for c in cands if c.extractor != "acronym"}
     keep = []
     for c in cands:
         if c.extractor == "acronym":
             text = papers[c.paper].text(c.field)[c.start:c.end]
             short = text[:-1] if text.endswith("s") and len(text) > 2 else text
-            if (len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled
-                    and short not in registry.paper_acronyms.get(c.paper, {})):
-                continue
+            if short not in registry.paper_acronyms.get(c.paper, {}):
+                meanings = registry.ambiguous.get(short)
+                if meanings and short not in registry.by_acronym:
+                    here = [m for m in meanings if (c.paper, m) in spelled]
+                    if len(here) != 1:
+                        continue
+                    c.concept = here[0]
+                elif len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled:
+                    continue
         keep.append(c)
     return keep
 
@@ -500,13 +510,7 @@ def _unspaced(key: str) -> tuple[int, str, str]:
 
 
 def _new_concept(registry: ConceptRegistry, key: str, label: str, origin: str) -> str:
-    cid = slug(label)
-    while cid in registry.concepts:
-        cid += "-x"
-    registry.concepts[cid] = Concept(id=cid, label=label, type=guess_type(label), aliases=[],
-                                  broader=[], origin=origin)
-    registry.by_key[key] = cid
-    return cid
+    return registry.new_concept(key, label, origin=origin)
 
 
 #: Head words that say what a term is, whatever the span model voted: "hash-tag
