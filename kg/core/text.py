@@ -11,6 +11,7 @@ import unicodedata
 from functools import lru_cache
 
 __all__ = [
+    "BOUND_PREFIXES",
     "acronym_key",
     "american",
     "british_variant",
@@ -143,22 +144,51 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+#: Prefixes written joined, hyphenated or apart ("multimodal", "multi-modal", "multi modal"):
+#: the key joins them to the next word. Only bound prefixes, never words that stand alone.
+BOUND_PREFIXES = frozenset({"multi", "pre", "post", "non", "co", "semi", "sub", "re", "un",
+                            "fine", "inter", "intra", "anti", "meta", "hyper", "mini"})
+# "GPUs", "LLMs": an upper-case plural, read before lower-casing ("gpus" keeps its "us")
+_UPPER_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z0-9])s\b")
+
+
+def _plain_words(text: str) -> list[str]:
+    text = _UPPER_PLURAL.sub(r"\1", unicodedata.normalize("NFKC", text)).lower()
+    text = _DASHES.sub(" ", text)
+    text = _NON_WORD.sub(" ", text)
+    return [american(singular(w)) for w in _SPACES.split(text.strip()) if w]
+
+
+def _fold(words: list[str]) -> list[str]:
+    """Join bound prefixes and version numbers to their word: "multi modal" → "multimodal",
+    "gpt 4" → "gpt4" (a word of letters followed by one that starts with a digit)."""
+    out: list[str] = []
+    for w in words:
+        if out and (out[-1] in BOUND_PREFIXES
+                    or (w[0].isdigit() and out[-1].isalpha())):
+            out[-1] += w
+        else:
+            out.append(w)
+    return out
+
+
 @lru_cache(maxsize=1 << 17)  # a corpus repeats its phrases: resolution asks again and again
 def norm_key(text: str) -> str:
     """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words,
-    American spelling.
+    American spelling, bound prefixes and version numbers joined to their word.
 
     >>> norm_key("Graph-Neural Networks")
     'graph neural network'
-    >>> norm_key("GNNs") == norm_key("gnn")
+    >>> norm_key("GNNs") == norm_key("gnn") and norm_key("GPUs") == norm_key("GPU")
     True
     >>> norm_key("Regularisation") == norm_key("regularizations")
     True
+    >>> norm_key("multi-modal LLMs") == norm_key("multimodal LLM"), norm_key("GPT-4")
+    (True, 'gpt4')
+    >>> norm_key("supervised fine-tuning") == norm_key("supervised finetuning")
+    True
     """
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = _DASHES.sub(" ", text)
-    text = _NON_WORD.sub(" ", text)
-    return " ".join(american(singular(w)) for w in _SPACES.split(text.strip()) if w)
+    return " ".join(_fold(_plain_words(text)))
 
 
 def acronym_key(text: str) -> str:
@@ -175,7 +205,8 @@ def slug(text: str) -> str:
     >>> slug("Graph Neural Networks (GNNs)")
     'graph-neural-network-gnn'
     """
-    key = norm_key(text)
+    # the words of the key before folding: ids made before folding existed stay the same
+    key = " ".join(_plain_words(text))
     key = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", key).strip("-") or "concept"
 
@@ -211,8 +242,11 @@ def near_duplicate(a: str, b: str) -> bool:
     """True when two normalised keys spell one idea (typos and spellings the rules miss).
 
     Conservative on purpose: the keys must have the same words count and numbers,
-    every differing word must agree on its first three and last letters, and the
-    keys must be at least 92 % similar (rapidfuzz ``ratio``). Spaces inside a word
+    every differing word must agree on its first three and last letters, be at least
+    six letters long and not be two words of English (``wordfreq``: "generalized" and
+    "generative" are both words, "hierarchial" is a typo), and the keys must be at least
+    92 % similar (rapidfuzz ``ratio``). Keys with a number are names and versions
+    ("llava 13b model", "llama 13b model"): only spaces may differ. Spaces inside a word
     do not count ("data set" = "dataset").
 
     >>> near_duplicate("stochastic gradient descend", "stochastic gradient descent")
@@ -225,6 +259,8 @@ def near_duplicate(a: str, b: str) -> bool:
     False
     >>> near_duplicate("data set", "dataset")
     True
+    >>> near_duplicate("llava 13b model", "llama 13b model")
+    False
     """
     # only builds merge near-duplicates: queries import this module for norm_key and need
     # not pay rapidfuzz's import (~13 ms) on every command
@@ -236,10 +272,20 @@ def near_duplicate(a: str, b: str) -> bool:
     if a.replace(" ", "") == b.replace(" ", ""):
         return True
     wa, wb = a.split(), b.split()
-    if len(wa) != len(wb) or _DIGITS.findall(a) != _DIGITS.findall(b):
+    if len(wa) != len(wb) or _DIGITS.search(a) or _DIGITS.search(b):
         return False
     for x, y in zip(wa, wb, strict=True):
-        if x != y and (x[:3] != y[:3] or x[-1] != y[-1] or min(len(x), len(y)) < 5
-                       or Levenshtein.distance(x, y) > 2):
+        if x != y and (x[:3] != y[:3] or x[-1] != y[-1] or min(len(x), len(y)) < 6
+                       or Levenshtein.distance(x, y) > 2 or (_english(x) and _english(y))):
             return False
     return ratio(a, b) >= 92
+
+
+def _english(word: str) -> bool:
+    """A word of general English (``wordfreq``), not a typo or a coined name."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= _ENGLISH_ZIPF
+
+
+_ENGLISH_ZIPF = 2.0  # about once per ten million words: "hierarchial" 0, "descend" 3.5
