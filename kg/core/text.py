@@ -144,10 +144,17 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
-#: Prefixes written joined, hyphenated or apart ("multimodal", "multi-modal", "multi modal"):
-#: the key joins them to the next word. Only bound prefixes, never words that stand alone.
-BOUND_PREFIXES = frozenset({"multi", "pre", "post", "non", "co", "semi", "sub", "re", "un",
-                            "fine", "inter", "intra", "anti", "meta", "hyper", "mini"})
+#: Prefixes written joined or hyphenated ("multimodal", "multi-modal"): the key joins a
+#: hyphenated one to its word. Only across a hyphen: "RE" (relation extraction) or "CO"
+#: standing alone stays a word of its own.
+BOUND_PREFIXES = ("multi", "pre", "post", "non", "co", "semi", "sub", "re", "un", "inter",
+                  "intra", "anti", "hyper", "meta", "mini")
+_PREFIX_HYPHEN = re.compile(
+    rf"\b({'|'.join(BOUND_PREFIXES)})[\u2010-\u2015-](?=[^\W\d_])", re.IGNORECASE)
+# "fine-tuning", "fine tuning", "finetuning"
+_FINE_TUNE = re.compile(r"\b(fine)[\s\u2010-\u2015-]+(?=tun)", re.IGNORECASE)
+# a version or size glued to a name: "gpt4" is read "gpt 4", as "GPT-4" is
+_LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
 # "GPUs", "LLMs": an upper-case plural, read before lower-casing ("gpus" keeps its "us")
 _UPPER_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]*[A-Z0-9])s\b")
 
@@ -160,22 +167,14 @@ def _plain_words(text: str) -> list[str]:
 
 
 def _fold(words: list[str]) -> list[str]:
-    """Join bound prefixes and version numbers to their word: "multi modal" → "multimodal",
-    "gpt 4" → "gpt4" (a word of letters followed by one that starts with a digit)."""
-    out: list[str] = []
-    for w in words:
-        if out and (out[-1] in BOUND_PREFIXES
-                    or (w[0].isdigit() and out[-1].isalpha())):
-            out[-1] += w
-        else:
-            out.append(w)
-    return out
+    """Part a number glued to a name from it: "gpt4" → "gpt 4"."""
+    return [w for word in words for w in _LETTER_DIGIT.sub(" ", word).split()]
 
 
 @lru_cache(maxsize=1 << 17)  # a corpus repeats its phrases: resolution asks again and again
 def norm_key(text: str) -> str:
     """The matching key of a surface form: NFKC, lower case, dashes as spaces, singular words,
-    American spelling, bound prefixes and version numbers joined to their word.
+    American spelling, bound prefixes joined to their word, numbers parted from names.
 
     >>> norm_key("Graph-Neural Networks")
     'graph neural network'
@@ -183,11 +182,12 @@ def norm_key(text: str) -> str:
     True
     >>> norm_key("Regularisation") == norm_key("regularizations")
     True
-    >>> norm_key("multi-modal LLMs") == norm_key("multimodal LLM"), norm_key("GPT-4")
-    (True, 'gpt4')
+    >>> norm_key("multi-modal LLMs") == norm_key("multimodal LLM"), norm_key("GPT4")
+    (True, 'gpt 4')
     >>> norm_key("supervised fine-tuning") == norm_key("supervised finetuning")
     True
     """
+    text = _FINE_TUNE.sub(r"\1", _PREFIX_HYPHEN.sub(r"\1", text))
     return " ".join(_fold(_plain_words(text)))
 
 
