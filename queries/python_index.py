@@ -102,7 +102,12 @@ class IndexedModelEngine:
             raise index_damaged(e, self.path) from None
 
     def _with_ids(self, ids: Iterable[str], sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        """``sql`` run with the temporary table ``ids(id)`` holding ``ids`` (any number)."""
+        """``sql`` run with the temporary table ``ids(id)`` holding ``ids`` (any number).
+
+        ``ids CROSS JOIN t`` in ``sql`` makes ``ids`` the outer loop: the planner knows
+        nothing of a temporary table's size and otherwise may scan ``t`` (0.5 s for one
+        concept's links at 20,000 papers, against 0.1 ms).
+        """
         try:
             self.con.execute("CREATE TEMP TABLE IF NOT EXISTS ids (id TEXT PRIMARY KEY)")
             self.con.execute("DELETE FROM ids")
@@ -143,7 +148,7 @@ class IndexedModelEngine:
 
     def titles(self, paper_ids: Collection[str]) -> dict[str, str]:
         found = dict(self._with_ids(
-            paper_ids, "SELECT p.id, p.title FROM papers p JOIN ids ON ids.id = p.id"))
+            paper_ids, "SELECT p.id, p.title FROM ids CROSS JOIN papers p ON p.id = ids.id"))
         return {p: found[p] for p in paper_ids if p in found}
 
     def totals(self) -> dict[str, int]:
@@ -172,13 +177,13 @@ class IndexedModelEngine:
     ) -> tuple[list[Link], dict[str, dict[str, Any]]]:
         rows = self._with_ids(concept_ids, """
             SELECT l.paper, l.concept, l.mentions, l.first, s.text
-            FROM ids JOIN links l ON l.concept = ids.id
+            FROM ids CROSS JOIN links l ON l.concept = ids.id
             JOIN sentences s ON s.paper = l.paper AND s.n = l.evidence""")
         rows.sort(key=lambda r: (r[0], r[3]))  # papers in id order, each in first-mention order
         links = [Link(*r) for r in rows]
         meta = {p: {"title": t, "year": y, "venue": v} for p, t, y, v in self._with_ids(
             {r[0] for r in rows}, "SELECT p.id, p.title, p.year, p.venue FROM ids "
-                                  "JOIN papers p ON p.id = ids.id ORDER BY p.id")}
+                                  "CROSS JOIN papers p ON p.id = ids.id ORDER BY p.id")}
         return links, meta
 
     def _mentions_of(self, paper_id: str) -> list[tuple[str, str]]:
@@ -194,7 +199,7 @@ class IndexedModelEngine:
     def papers_of(self, concept_ids: Collection[str]) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for c, p in self._with_ids(concept_ids,
-                                   "SELECT l.concept, l.paper FROM ids JOIN links l "
+                                   "SELECT l.concept, l.paper FROM ids CROSS JOIN links l "
                                    "ON l.concept = ids.id"):
             out.setdefault(c, set()).add(p)
         return out
@@ -202,7 +207,7 @@ class IndexedModelEngine:
     def paper_concepts(self, paper_ids: Collection[str]) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for p, c in self._with_ids(paper_ids,
-                                   "SELECT l.paper, l.concept FROM ids JOIN links l "
+                                   "SELECT l.paper, l.concept FROM ids CROSS JOIN links l "
                                    "ON l.paper = ids.id"):
             out.setdefault(p, set()).add(c)
         return out
@@ -222,13 +227,13 @@ class IndexedModelEngine:
         out: Profile = {}
         for p, c, n, t in self._with_ids(concept_ids, """
                 SELECT l.paper, l.concept, l.mentions, l.in_title FROM ids
-                JOIN links l ON l.concept = ids.id ORDER BY l.paper, l.first"""):
+                CROSS JOIN links l ON l.concept = ids.id ORDER BY l.paper, l.first"""):
             out.setdefault(p, {})[c] = (n, bool(t))
         return out
 
     def _df(self, concept_ids: Collection[str]) -> dict[str, int]:
         return dict(self._with_ids(concept_ids, "SELECT l.concept, COUNT(*) FROM ids "
-                                                "JOIN links l ON l.concept = ids.id "
+                                                "CROSS JOIN links l ON l.concept = ids.id "
                                                 "GROUP BY l.concept"))
 
     def _idf(self, df: int) -> float:
@@ -244,7 +249,7 @@ class IndexedModelEngine:
                                                [paper_id]))
         papers: dict[str, list[str]] = {}
         for c, p in self._with_ids(mine, "SELECT l.concept, l.paper FROM ids "
-                                         "JOIN links l ON l.concept = ids.id"):
+                                         "CROSS JOIN links l ON l.concept = ids.id"):
             papers.setdefault(c, []).append(p)
         scores: dict[str, float] = {}
         for cid in mine:  # summed in concept order, as the in-memory engine does
@@ -258,7 +263,7 @@ class IndexedModelEngine:
     def cooccurrence_counts(self, anchor_ids: Collection[str]) -> dict[str, int]:
         return dict(self._with_ids(anchor_ids, """
             SELECT l.concept, COUNT(*) FROM links l
-            WHERE l.paper IN (SELECT a.paper FROM ids JOIN links a ON a.concept = ids.id)
+            WHERE l.paper IN (SELECT a.paper FROM ids CROSS JOIN links a ON a.concept = ids.id)
             GROUP BY l.concept"""))
 
     def cooccurrence_papers(
@@ -266,8 +271,9 @@ class IndexedModelEngine:
     ) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}
         for c, p in self._with_two(anchor_ids, concept_ids, """
-                SELECT l.concept, l.paper FROM ids2 JOIN links l ON l.concept = ids2.id
-                WHERE l.paper IN (SELECT a.paper FROM ids JOIN links a ON a.concept = ids.id)"""):
+                SELECT l.concept, l.paper FROM ids2 CROSS JOIN links l ON l.concept = ids2.id
+                WHERE l.paper IN (SELECT a.paper FROM ids
+                                  CROSS JOIN links a ON a.concept = ids.id)"""):
             out.setdefault(c, set()).add(p)
         return out
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from kg.core.errors import Messages, StoreError
@@ -115,26 +116,28 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
                                           sort_keys=True, separators=(",", ":")))
                      for i, c in enumerate(kg.concepts.values())))
     by_paper = kg.mentions_by_paper
-    sentences: list[tuple[str, int, str]] = []
-    mentions: list[tuple[str, int, str, int, int]] = []
+    # rows made as SQLite reads them (two passes over the mentions): only the links, which
+    # go in by concept, are held
+    con.executemany("INSERT INTO sentences VALUES (?, ?, ?)", (
+        (pid, n, sentence) for pid in sorted(by_paper)
+        for n, sentence in enumerate(dict.fromkeys(m.sentence for m in by_paper[pid]))))
     links: dict[tuple[str, str], list[int]] = {}
-    for pid in sorted(by_paper):
-        numbers: dict[str, int] = {}
-        for i, m in enumerate(by_paper[pid]):
-            n = numbers.get(m.sentence)
-            if n is None:
-                n = numbers[m.sentence] = len(numbers)
-                sentences.append((pid, n, m.sentence))
-            title = int(m.field == "title")
-            mentions.append((pid, i, m.concept, title, n))
-            link = links.get((m.concept, pid))
-            if link is None:
-                links[(m.concept, pid)] = [1, i, title, n]
-            else:
-                link[0] += 1
-                link[2] |= title
-    con.executemany("INSERT INTO sentences VALUES (?, ?, ?)", sentences)
-    con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?)", mentions)
+
+    def mention_rows() -> Iterator[tuple[str, int, str, int, int]]:
+        for pid in sorted(by_paper):
+            numbers: dict[str, int] = {}
+            for i, m in enumerate(by_paper[pid]):
+                n = numbers.setdefault(m.sentence, len(numbers))
+                title = int(m.field == "title")
+                yield pid, i, m.concept, title, n
+                link = links.get((m.concept, pid))
+                if link is None:
+                    links[(m.concept, pid)] = [1, i, title, n]
+                else:
+                    link[0] += 1
+                    link[2] |= title
+
+    con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?)", mention_rows())
     con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
                     ((c, p, *links[(c, p)]) for c, p in sorted(links)))
     edges = kg.relation_edges  # sorted by (type, head, tail)
