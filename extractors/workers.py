@@ -234,7 +234,7 @@ def _ordered(client: Any, fn: Callable[[S, T], R], shared: S, tasks: Iterable[T]
             raise WorkerError(Messages.WORKER_DIED.format(what=what, how=_how_died(None))) \
                 from None
         raise WorkerError(Messages.SCHEDULER_LOST.format(
-            what=what, address=scheduler or "of the local cluster", detail=_detail(e))) from None
+            what=what, address=scheduler, detail=_detail(e))) from None
     finally:
         if pending:
             with contextlib.suppress(Exception):

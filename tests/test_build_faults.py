@@ -207,6 +207,41 @@ def test_propagation_takes_the_matches_the_pairwise_loop_took(mentions, matches,
     assert new == old
 
 
+_KEY_WORDS = st.sampled_from([
+    "network", "netwrok", "learning", "learnign", "clustering", "clusterng", "clusteirng",
+    "hierarchical", "hierarchial", "data", "set", "dataset", "ab", "abc", "cdef", "def",
+    "cifar", "10", "100"])
+
+
+@given(st.lists(st.lists(_KEY_WORDS, min_size=1, max_size=3).map(" ".join), min_size=10,
+                max_size=60, unique=True), st.lists(st.integers(1, 4), min_size=60,
+                                                    max_size=60), st.integers(0, 5))
+def test_near_duplicate_search_merges_as_a_scan_of_the_whole_bucket(keys, counts, known):
+    """The blocked search finds, for every key, the first near-duplicate that scanning its
+    whole bucket in order finds (the quadratic search it replaced)."""
+    from types import SimpleNamespace
+
+    from extractors.consolidate import canonical_keys
+    from kg.core.text import near_duplicate
+
+    registry = SimpleNamespace(by_key=dict.fromkeys(keys[:known], "c"))
+    new = {k: n for k, n in zip(keys[known:], counts, strict=False)}
+    buckets: dict[tuple[int, str], list[str]] = {}
+    for k in registry.by_key:
+        buckets.setdefault((len(k.split()), k[:3]), []).append(k)
+    scanned: dict[str, str] = {}
+    for key in sorted(new, key=lambda k: (-new[k], k)):
+        if len(key) < 6:
+            continue
+        bucket = buckets.setdefault((len(key.split()), key[:3]), [])
+        match = next((k for k in bucket if near_duplicate(key, k)), None)
+        if match:
+            scanned[key] = scanned.get(match, match)
+        else:
+            bucket.append(key)
+    assert canonical_keys(new, registry) == scanned
+
+
 # -- inputs that cannot be opened -------------------------------------------------------
 
 
