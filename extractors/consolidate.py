@@ -492,14 +492,14 @@ def _similar_pairs(keys: list[str]) -> dict[str, list[str]]:
 
 def _signature(key: str) -> str:
     """What two keys that differ by more than spaces share if they are near-duplicates:
-    the words of fewer than five letters (which must be equal), the first three and last
+    the words of fewer than six letters (which must be equal), the first three and last
     letters of the others, and the numbers. (Keys of another bucket may share it too: the
     block is only where to look.)
 
     >>> _signature("hierarchial clustering of 3d data")
     'hie~l clu~g of 3d data|3'
     """
-    return " ".join([w if len(w) < 5 else w[:3] + "~" + w[-1] for w in key.split()]) \
+    return " ".join([w if len(w) < 6 else w[:3] + "~" + w[-1] for w in key.split()]) \
         + "|" + " ".join(_DIGITS.findall(key))
 
 
