@@ -1,5 +1,5 @@
 """``kg build`` on one process, on local Dask workers, and (optionally) with older code,
-side by side in one run: wall time, abstracts/s, the load average, identical outputs.
+side by side in one run: wall and CPU time, abstracts/s, the load average, identical outputs.
 
     python bench/bench_workers.py                              # NeurIPS 2018, 1,003 abstracts
     git archive COMMIT | tar -x -C /tmp/before                  # older code, e.g. main before
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,13 @@ FILES = ("graph.ttl", "model.json", "manifest.json", "graph.html")
 
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _children_cpu() -> float:
+    """User + system seconds of the finished child processes and their descendants (a
+    build's workers included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> int:
@@ -56,13 +64,15 @@ def main() -> int:
                 out = work / "out"
                 shutil.rmtree(out, ignore_errors=True)
                 before = load()
+                cpu = _children_cpu()
                 start = time.perf_counter()
                 subprocess.run([sys.executable, "-m", "kg", "build", args.corpus.name, "-o",
                                 "out", "-q", "--no-incremental", *extra], cwd=work, check=True,
                                env={**os.environ, "PYTHONPATH": str(code)})
                 seconds = time.perf_counter() - start
-                print(f"{name:>12}: {seconds:6.1f} s, {n / seconds:5.1f} abstracts/s   "
-                      f"(load {before} → {load()})", flush=True)
+                cpu = _children_cpu() - cpu
+                print(f"{name:>12}: {seconds:6.1f} s, {n / seconds:5.1f} abstracts/s, "
+                      f"CPU {cpu:5.1f} s   (load {before} → {load()})", flush=True)
                 outputs[name] = {f: (out / f).read_bytes() for f in FILES}
     finally:
         shutil.rmtree(work, ignore_errors=True)
