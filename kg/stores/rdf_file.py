@@ -1,8 +1,9 @@
 """``graph.ttl`` written block by block, so that the next build can reuse unchanged blocks.
 
-The file is the prefix header, the corpus block (concepts and totals: they change
-whenever any paper does) and one block per paper (the paper, its mentions and its
-concept links: they change only with the paper and its mentions). ``graph-index.json``
+The file is the prefix header, the corpus block (concepts, relations between them and
+totals: they change whenever any paper does) and one block per paper (the paper, its
+mentions, its concept links and its relation statements: they change only with the paper,
+its mentions and its relations). ``graph-index.json``
 records where each block lies and a key of what it was made from
 (:func:`paper_key`). A build into an existing ``OUT`` copies the bytes of every paper
 block whose key is unchanged instead of generating them again, and
