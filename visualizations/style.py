@@ -30,7 +30,7 @@ EDGE_COLOR = "#9aa5b1"
 #: One colour per relation type between concepts (dark enough to read over the grey links).
 RELATION_COLORS = {
     "used-for": "#1f77b4", "evaluate-for": "#9467bd", "compare": "#d62728",
-    "conjunction": "#7f7f7f", "hyponym-of": "#2ca02c", "part-of": "#8c564b",
+    "conjunction": "#17becf", "hyponym-of": "#2ca02c", "part-of": "#8c564b",
     "feature-of": "#e377c2",
 }
 
