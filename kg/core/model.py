@@ -28,9 +28,11 @@ from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from pathlib import Path
 
+from kg.core.salience import Salience, score_salience
+
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
-    "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES",
+    "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
     "edge_key", "sorted_mentions", "sorted_relations",
 ]
 
@@ -243,6 +245,18 @@ class KnowledgeGraph:
                     stack.append(n)
         return seen
 
+    @cached_property
+    def salience(self) -> dict[tuple[str, str], Salience]:
+        """For each (paper, concept) pair, its salience and whether the paper is *about* the
+        concept (:mod:`kg.core.salience`); stored in ``model.json``, computed when absent."""
+        return {(s.paper, s.concept): s
+                for s in score_salience(self.papers, self.concepts, self.mentions)}
+
+    def about(self, paper_id: str, concept_id: str) -> bool:
+        """Whether the paper is *about* the concept (not merely mentions it)."""
+        s = self.salience.get((paper_id, concept_id))
+        return s is not None and s.about
+
     def idf(self, concept_id: str) -> float:
         """Inverse document frequency ``log(N / df)``: rare concepts weigh more."""
         df = len(self.concept_papers.get(concept_id, ()))
@@ -256,6 +270,7 @@ class KnowledgeGraph:
             "concepts": _plain(self.concepts.values(), Concept),
             "mentions": _plain(self.mentions, Mention),
             "relations": _plain(self.relations, Relation),
+            "salience": _plain(self.salience.values(), Salience),
         }
 
     def to_json(self) -> dict:
@@ -265,12 +280,16 @@ class KnowledgeGraph:
     @classmethod
     def from_json(cls, data: dict) -> KnowledgeGraph:
         """Inverse of :meth:`to_json`."""
-        return cls(
+        kg = cls(
             papers={p["id"]: Paper(**p) for p in data["papers"]},
             concepts={c["id"]: Concept(**c) for c in data["concepts"]},
             mentions=[Mention(**m) for m in data["mentions"]],
             relations=[Relation(**r) for r in data.get("relations", ())],
         )
+        if "salience" in data:  # a model of an older build has none: computed when asked
+            kg.__dict__["salience"] = {(s["paper"], s["concept"]): Salience(**s)
+                                       for s in data["salience"]}
+        return kg
 
     def save(self, path: Path) -> None:
         """Write the model as compact, deterministic JSON.
