@@ -6,7 +6,7 @@ Schema (see ``docs/property-graph.md``)::
 
     (:Paper   {id, title, abstract, year, venue, url, keywords})
     (:Concept {id, label, type, aliases, hidden, origin, definition, idf, papers})
-    (:Paper)-[:MENTIONS {count, title, evidence, first}]->(:Concept)
+    (:Paper)-[:MENTIONS {count, title, evidence, first, salience, about}]->(:Concept)
     (:Concept)-[:BROADER]->(:Concept)
     (:Concept)-[:USED_FOR {count, papers, evidence}]->(:Concept)   and FEATURE_OF,
         HYPONYM_OF, PART_OF, COMPARE, CONJUNCTION, EVALUATE_FOR (RELATIONSHIP_TYPES)
@@ -14,7 +14,8 @@ Schema (see ``docs/property-graph.md``)::
 ``idf`` is ``ln(N / df)`` and ``papers`` is ``df`` (so no engine needs a logarithm
 at query time); ``evidence`` lists the distinct sentences of the mentions in text
 order and ``first`` is the rank of the first one among the paper's mentions
-(see :func:`mention_rows`); ``title`` counts the mentions in the title. A relation edge
+(see :func:`mention_rows`); ``title`` counts the mentions in the title; ``salience`` and
+``about`` say how central the concept is to the paper (:mod:`kg.core.salience`). A relation edge
 between two concepts (:attr:`kg.core.model.KnowledgeGraph.relation_edges`) has ``count``
 (sentences stating it), ``papers`` (their ids, sorted) and ``evidence`` (each paper's first
 sentence stating it, in the order of ``papers``), so the papers are reached by id.
@@ -88,7 +89,8 @@ MERGE_MENTIONS = """
 UNWIND $rows AS r
 MATCH (p:Paper {id: r.paper}), (c:Concept {id: r.concept})
 MERGE (p)-[m:MENTIONS]->(c)
-SET m.count = r.count, m.title = r.title, m.evidence = r.evidence, m.first = r.first
+SET m.count = r.count, m.title = r.title, m.evidence = r.evidence, m.first = r.first,
+    m.salience = r.salience, m.about = r.about
 """
 
 #: The relationship type of each relation type (``used-for`` → ``USED_FOR``). Cypher cannot
@@ -307,7 +309,8 @@ def broader_rows(kg: KnowledgeGraph) -> list[dict]:
 
 
 def mention_rows(kg: KnowledgeGraph) -> list[dict]:
-    """One row per (paper, concept): count, title mentions, distinct sentences, first position.
+    """One row per (paper, concept): count, title mentions, distinct sentences, first position,
+    salience and whether the paper is *about* the concept.
 
     ``first`` is the rank (0, 1 …) of the paper's first mention of the concept
     among all the paper's mentions in text order (title first, then by offset).
@@ -324,6 +327,9 @@ def mention_rows(kg: KnowledgeGraph) -> list[dict]:
             row["title"] += m.field == "title"
             if m.sentence not in row["evidence"]:
                 row["evidence"].append(m.sentence)
+    for key, row in rows.items():
+        s = kg.salience[key]
+        row["salience"], row["about"] = s.score, s.about
     return [rows[k] for k in sorted(rows)]
 
 

@@ -138,8 +138,9 @@ def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.DiGraph:
                 g.add_edge(concept_node(c.id), concept_node(b), kind="broader")
     for pid, counts in kg.paper_concepts.items():
         for cid, n in counts.items():
+            s = kg.salience[(pid, cid)]
             g.add_edge(paper_node(pid), concept_node(cid), kind="mentions", count=n,
-                       evidence=kg.first_evidence[(pid, cid)])
+                       evidence=kg.first_evidence[(pid, cid)], salience=s.score, about=s.about)
     if links:
         for (a, b), (w, shared) in paper_links(kg).items():
             g.add_edge(paper_node(a), paper_node(b), kind="shares", weight=w, shared=shared)

@@ -16,7 +16,8 @@ engine (:mod:`queries.python_index`) opens read-only and queries by key:
     ``concept``, ``title`` (1 if in the title), ``sentence`` (its ``n``);
 ``links``
     one row per paper and concept it mentions: ``mentions``, ``first`` (the ``ord`` of the
-    first), ``in_title``, ``evidence`` (the first mention's sentence ``n``); keyed by
+    first), ``in_title``, ``evidence`` (the first mention's sentence ``n``), ``salience`` and
+    ``about`` (1 if the paper is about the concept: :mod:`kg.core.salience`); keyed by
     ``(concept, paper)`` and indexed by ``(paper, concept)``;
 ``relations``
     one row per relation edge (:attr:`~kg.core.model.KnowledgeGraph.relation_edges`):
@@ -47,7 +48,7 @@ __all__ = ["FORMAT", "concept_from_row", "index_damaged", "open_model_index",
            "write_model_index"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
-FORMAT = 2
+FORMAT = 3
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -60,7 +61,7 @@ CREATE TABLE mentions (paper TEXT NOT NULL, ord INTEGER NOT NULL, concept TEXT N
     title INTEGER NOT NULL, sentence INTEGER NOT NULL, PRIMARY KEY (paper, ord)) WITHOUT ROWID;
 CREATE TABLE links (concept TEXT NOT NULL, paper TEXT NOT NULL, mentions INTEGER NOT NULL,
     first INTEGER NOT NULL, in_title INTEGER NOT NULL, evidence INTEGER NOT NULL,
-    PRIMARY KEY (concept, paper)) WITHOUT ROWID;
+    salience REAL NOT NULL, about INTEGER NOT NULL, PRIMARY KEY (concept, paper)) WITHOUT ROWID;
 CREATE TABLE relations (type TEXT NOT NULL, head TEXT NOT NULL, tail TEXT NOT NULL,
     count INTEGER NOT NULL, evidence TEXT NOT NULL, PRIMARY KEY (type, head, tail))
     WITHOUT ROWID;
@@ -88,7 +89,7 @@ def write_model_index(kg: KnowledgeGraph, path: str | Path) -> None:
     >>> path = Path(tempfile.mkdtemp()) / "model.sqlite"
     >>> write_model_index(kg, path)
     >>> open_model_index(path.parent).execute("SELECT * FROM links").fetchall()
-    [('gnn', 'p', 1, 0, 1, 0)]
+    [('gnn', 'p', 1, 0, 1, 0, 0.866, 1)]
     """
     path = Path(path)
     path.unlink(missing_ok=True)
@@ -138,8 +139,10 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
                     link[2] |= title
 
     con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?)", mention_rows())
-    con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
-                    ((c, p, *links[(c, p)]) for c, p in sorted(links)))
+    salience = kg.salience
+    con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    ((c, p, *links[(c, p)], salience[(p, c)].score, int(salience[(p, c)].about))
+                     for c, p in sorted(links)))
     edges = kg.relation_edges  # sorted by (type, head, tail)
     con.executemany("INSERT INTO relations VALUES (?, ?, ?, ?, ?)", (
         (*key, e.count, json.dumps(e.evidence, ensure_ascii=False, separators=(",", ":")))

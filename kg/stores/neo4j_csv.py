@@ -95,10 +95,11 @@ origin:string,papers:int,type:string,:LABEL'
         "concepts.csv": _node_table("Concept", concept_rows(kg)),
         "mentions.csv": (
             [":START_ID(Paper)", ":END_ID(Concept)", "count:int", "title:int",
-             "evidence:string[]", "first:int", ":TYPE"],
+             "evidence:string[]", "first:int", "salience:double", "about:boolean", ":TYPE"],
             [[m["paper"], m["concept"], m["count"], m["title"],
               _cell(m["evidence"], f"{m['paper']}->{m['concept']}", "evidence"), m["first"],
-              "MENTIONS"] for m in mentions]),
+              m["salience"], "true" if m["about"] else "false", "MENTIONS"]
+             for m in mentions]),
         "broader.csv": ([":START_ID(Concept)", ":END_ID(Concept)", ":TYPE"],
                         [[b["narrower"], b["broader"], "BROADER"] for b in broader_rows(kg)]),
         # relations between concepts, typed as kg push writes them (USED_FOR …)

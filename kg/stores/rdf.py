@@ -8,7 +8,10 @@ standard vocabularies, a W3C Web Annotation of the paper with the concept as bod
 attributed with PROV to its extractor); each
 paper–concept pair is also a ``kgv:ConceptLink`` node summarising its mentions
 (count, title count, first mention and its sentence), so questions over many
-papers need not read every mention. The totals are a VoID dataset description.
+papers need not read every mention; its ``kgv:salience`` and the paper's ``kgv:about``
+links (:mod:`kg.core.salience`) depend on the whole corpus (idf), so they are written
+with the corpus triples, not in the paper's block. The totals are a VoID dataset
+description.
 Relations between concepts ("GNNs used-for node classification") are one ``kgv:Relation``
 node per type and concept pair (a reified ``rdf:Statement`` of the direct triple
 ``kgc:gnn kgv:usedFor kgc:node-classification``, with counts and ``prov:wasDerivedFrom``
@@ -53,7 +56,7 @@ from kg.core.vocab import (
 __all__ = [
     "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "extractor_triples",
     "link_triples", "mention_triples", "paper_block", "paper_triples", "relation_triples",
-    "statement_triples", "triples",
+    "salience_triples", "statement_triples", "triples",
 ]
 
 _A = ox.NamedNode(RDF + "type")
@@ -327,13 +330,27 @@ def extractor_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
         yield ox.Triple(s, _n(RDFS + "label"), _lit(name))
 
 
+def salience_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+    """Each link's ``kgv:salience``, and ``paper kgv:about concept`` for the *about* links.
+
+    ``kgv:about`` is a subproperty of ``dcterms:subject``: the concepts a paper is about
+    (its best concepts, :mod:`kg.core.salience`), a subset of those it mentions.
+    """
+    salience, about = _n(KGV + "salience"), _n(KGV + "about")
+    for (pid, cid), s in sorted(kg.salience.items()):
+        yield ox.Triple(_n(link_iri(pid, cid)), salience, _double(s.score))
+        if s.about:
+            yield ox.Triple(_n(paper_iri(pid)), about, _n(concept_iri(cid)))
+
+
 def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """The triples that depend on the whole corpus: concepts (counts, idf), relations between
-    them, totals, extractors."""
+    them, totals, extractors, salience."""
     yield from concept_triples(kg)
     yield from relation_triples(kg)
     yield from dataset_triples(kg)
     yield from extractor_triples(kg)
+    yield from salience_triples(kg)
 
 
 def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
