@@ -23,6 +23,12 @@ the title::
 
 The harmonic mean rewards papers that are substantially about *both* topics.
 
+Links: by default only the concepts a paper is *about* count (:mod:`kg.core.salience`:
+its best concepts by salience, or declared keywords): a paper that merely mentions a
+topic's concept in passing is not on that side, and connectors are reached through
+*about* links too. ``all_mentions=True`` (``kg bridge --all-mentions``) counts every
+mention, as before salience existed. The fallback shortest path walks every link.
+
 A *connector* is a concept outside both topics that papers about A only and
 papers about B only both *reach*: they mention it, or a concept directly
 under it (one level of ``broader``). Only concepts some paper mentions
@@ -268,8 +274,8 @@ def _best_paper(papers: Collection[str], prof: Profile, idf: Mapping[str, float]
 # -- the answer ----------------------------------------------------------------------------
 
 def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3,
-            hub_share: float = DEFAULT_HUB_SHARE, year: int | None = None,
-            since: int | None = None, until: int | None = None,
+            hub_share: float = DEFAULT_HUB_SHARE, all_mentions: bool = False,
+            year: int | None = None, since: int | None = None, until: int | None = None,
             venue: str | None = None) -> dict:
     """Papers that connect topic ``a`` with topic ``b``, and why (any engine).
 
@@ -287,6 +293,8 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     hub_share : float
         Concepts mentioned by more than this share of the papers (and by more
         than :data:`HUB_MIN_PAPERS`) are hubs: never connectors.
+    all_mentions : bool
+        Count every paper–concept link, not only those the paper is *about*.
     year, since, until, venue
         Only those papers (:mod:`queries.filters`); idf stays the whole graph's.
 
@@ -315,7 +323,7 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     ...     papers={p: Paper(p, p.upper(), "x") for p in ("p1", "p2")},
     ...     concepts={c: Concept(c, c) for c in ("gnn", "llm")},
     ...     mentions=[m("p1", "gnn"), m("p1", "llm"), m("p2", "gnn")])
-    >>> [r["id"] for r in bridges(kg, "gnn", "llm")["bridges"]]
+    >>> [r["id"] for r in bridges(kg, "gnn", "llm", all_mentions=True)["bridges"]]
     ['p1']
     """
     engine = engine_for(source)
@@ -325,7 +333,8 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     filt = paper_filter(year, since, until, venue)
     allowed = filt.papers(engine)
     n_papers = engine.totals()["papers"]
-    pa, pb = _profile(engine, ta, allowed), _profile(engine, tb, allowed)
+    pa, pb = (_profile(engine, ta, allowed, all_mentions),
+              _profile(engine, tb, allowed, all_mentions))
     idf = dict(engine.idf({c for prof in (pa, pb) for cs in prof.values() for c in cs}))
     text_evidence: dict[tuple[str, str], str] = {}
     for t in (ta, tb):
@@ -341,7 +350,7 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
     plans: list[dict] = []
     if len(ranked) < min_direct:
         plans = _connector_plans(engine, table, ta, tb, pa, pb, idf, limit, n_papers,
-                                 hub_share, notes)
+                                 hub_share, notes, all_mentions)
     if not ranked and not plans and pa and pb and ta.members and tb.members:
         plans = _path_plan(engine, ta, tb, allowed)
     pairs = {(p, c) for p, _ in shown for c in (*pa[p], *pb[p])}
@@ -368,23 +377,38 @@ def bridges(source: Any, a: str, b: str, *, limit: int = 10, min_direct: int = 3
             "bridges": rows, "connectors": connectors, "notes": notes}
 
 
-def _profile(engine: Engine, t: Topic, allowed: set[str] | None) -> Profile:
-    """Each paper's mentions of the topic (of its words, for a text topic)."""
+def _profile(engine: Engine, t: Topic, allowed: set[str] | None,
+             all_mentions: bool = True) -> Profile:
+    """Each paper's mentions of the topic (of its words, for a text topic); without
+    ``all_mentions``, only of the topic's concepts the paper is *about*."""
     if t.how == "text" and t.resolution:
         matches: Mapping[str, TextMatch] = t.resolution.matches
         prof: Profile = {p: {t.text_id: (m.times, m.in_title)} for p, m in matches.items()}
     else:
         prof = engine.profile(t.members)
+        if not all_mentions:
+            about = _about(engine.salience(concept_ids=t.members))
+            prof = {p: kept for p, cs in prof.items()
+                    if (kept := {c: v for c, v in cs.items() if (p, c) in about})}
     return prof if allowed is None else {p: v for p, v in prof.items() if p in allowed}
+
+
+def _about(salience: Mapping[tuple[str, str], tuple[float, bool]]) -> set[tuple[str, str]]:
+    """The (paper, concept) links that are *about* links."""
+    return {k for k, (_, about) in salience.items() if about}
 
 
 def _connector_plans(engine: Engine, table: ConceptTable, ta: Topic, tb: Topic, pa: Profile,
                      pb: Profile, idf: dict[str, float], limit: int, n_papers: int,
-                     hub_share: float, notes: list[str]) -> list[dict]:
+                     hub_share: float, notes: list[str], all_mentions: bool) -> list[dict]:
     only_a, only_b = set(pa) - set(pb), set(pb) - set(pa)
     if not only_a or not only_b:
         return []
     paper_concepts = engine.paper_concepts(only_a | only_b)
+    if not all_mentions:  # a side's papers reach what they are about (and the topic's links)
+        about = _about(engine.salience(paper_ids=only_a | only_b))
+        paper_concepts = {p: {c for c in cs if (p, c) in about or c in pa.get(p, pb.get(p, {}))}
+                          for p, cs in paper_concepts.items()}
     broader = {c: table.concepts[c].broader
                for cs in paper_concepts.values() for c in cs if c in table.concepts}
     reached = {r for cs in paper_concepts.values() for r in reach(cs, broader)}

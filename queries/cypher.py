@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.core.model import Concept, RelationEdge
+from kg.core.salience import MENTION_WEIGHT
 from kg.stores import bolt
 from queries.concept_table import ConceptTable
 from queries.engine import Link, PaperLink, Profile
@@ -87,9 +88,23 @@ RETURN c.id AS id, c.idf AS idf
 """
 
 _RELATED = """
-MATCH (p:Paper {id: $id})-[:MENTIONS]->(c:Concept)<-[:MENTIONS]-(q:Paper)
+MATCH (p:Paper {id: $id})-[a:MENTIONS]->(c:Concept)<-[b:MENTIONS]-(q:Paper)
 WHERE q.id <> $id
-RETURN q.id AS id, sum(c.idf) AS score
+RETURN q.id AS id,
+       sum(c.idf * (CASE WHEN a.about THEN 1.0 ELSE $w END)
+                 * (CASE WHEN b.about THEN 1.0 ELSE $w END)) AS score
+"""
+
+_SALIENCE_OF_CONCEPTS = """
+UNWIND $ids AS cid
+MATCH (c:Concept {id: cid})<-[m:MENTIONS]-(p:Paper)
+RETURN p.id AS p, c.id AS c, m.salience AS s, m.about AS a
+"""
+
+_SALIENCE_OF_PAPERS = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})-[m:MENTIONS]->(c:Concept)
+RETURN p.id AS p, c.id AS c, m.salience AS s, m.about AS a
 """
 
 _COOCCURRENCE_COUNTS = """
@@ -265,8 +280,18 @@ class CypherEngine:
             return {}
         return {r["id"]: float(r["idf"]) for r in self._run(_IDF, ids=sorted(set(concept_ids)))}
 
+    def salience(self, concept_ids: Collection[str] = (),
+                 paper_ids: Collection[str] = ()) -> dict[tuple[str, str], tuple[float, bool]]:
+        out: dict[tuple[str, str], tuple[float, bool]] = {}
+        for query, ids in ((_SALIENCE_OF_CONCEPTS, concept_ids), (_SALIENCE_OF_PAPERS, paper_ids)):
+            if ids:
+                for r in self._run(query, ids=sorted(set(ids))):
+                    out[(r["p"], r["c"])] = (float(r["s"] or 0.0), bool(r["a"]))
+        return out
+
     def related_scores(self, paper_id: str, limit: int) -> list[tuple[str, float]]:
-        return [(r["id"], float(r["score"])) for r in self._run(_RELATED, id=paper_id)]
+        return [(r["id"], float(r["score"]))
+                for r in self._run(_RELATED, id=paper_id, w=MENTION_WEIGHT)]
 
     def cooccurrence_counts(self, anchor_ids: Collection[str]) -> dict[str, int]:
         return {r["id"]: r["n"] for r in self._run(_COOCCURRENCE_COUNTS,

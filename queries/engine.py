@@ -140,10 +140,18 @@ class Engine(Protocol):
         """The idf of those concepts that some paper mentions directly."""
         ...
 
+    def salience(self, concept_ids: Collection[str] = (),
+                 paper_ids: Collection[str] = ()) -> dict[tuple[str, str], tuple[float, bool]]:
+        """For each link of those concepts and of those papers, ``(paper, concept)`` →
+        its salience and whether the paper is *about* the concept (:mod:`kg.core.salience`)."""
+        ...
+
     # -- sums an engine may take where its data lives ------------------------------------
 
     def related_scores(self, paper_id: str, limit: int) -> list[tuple[str, float]]:
-        """Papers sharing concepts with ``paper_id`` and their raw score (sum of shared idf).
+        """Papers sharing concepts with ``paper_id`` and their raw score: the sum over shared
+        concepts of idf × the weight of each paper's link (1 *about*, else
+        :data:`~kg.core.salience.MENTION_WEIGHT`).
 
         At least every paper that can be among the ``limit`` best after rounding
         (:func:`queries.ranking.score_floor` tells which); more do no harm.

@@ -16,6 +16,7 @@ from typing import Any
 
 from kg.core.layout import MODEL_DB
 from kg.core.model import KnowledgeGraph, RelationEdge, edge_key
+from kg.core.salience import MENTION_WEIGHT
 from kg.stores.model_index import open_model_index
 from kg.stores.out import load_model
 from queries.concept_table import ConceptTable
@@ -148,14 +149,24 @@ class PythonEngine:
     def idf(self, concept_ids: Collection[str]) -> dict[str, float]:
         return {c: self.kg.idf(c) for c in concept_ids if c in self.kg.concept_papers}
 
+    def salience(self, concept_ids: Collection[str] = (),
+                 paper_ids: Collection[str] = ()) -> dict[tuple[str, str], tuple[float, bool]]:
+        cs, ps = set(concept_ids), set(paper_ids)
+        return {k: (s.score, s.about) for k, s in self.kg.salience.items()
+                if k[1] in cs or k[0] in ps}
+
     def related_scores(self, paper_id: str, limit: int) -> list[tuple[str, float]]:
         kg = self.kg
+
+        def weight(p: str, c: str) -> float:
+            return 1.0 if kg.about(p, c) else MENTION_WEIGHT
+
         scores: dict[str, float] = {}
         for cid in sorted(kg.paper_concepts.get(paper_id, ())):  # summed in concept order
-            idf = kg.idf(cid)
+            idf = kg.idf(cid) * weight(paper_id, cid)
             for other in kg.concept_papers.get(cid, ()):
                 if other != paper_id:
-                    scores[other] = scores.get(other, 0.0) + idf
+                    scores[other] = scores.get(other, 0.0) + idf * weight(other, cid)
         return list(scores.items())
 
     def _anchor_papers(self, anchor_ids: Collection[str]) -> set[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from kg.core.errors import Messages, StoreError
 from kg.core.layout import MODEL_DB
 from kg.core.model import RelationEdge
+from kg.core.salience import MENTION_WEIGHT
 from kg.stores.model_index import concept_from_row, index_damaged, open_model_index
 from queries.concept_table import ConceptTable
 from queries.engine import Link, PaperLink, Profile
@@ -244,20 +245,31 @@ class IndexedModelEngine:
         df = self._df(concept_ids)
         return {c: self._idf(df[c]) for c in concept_ids if c in df}
 
+    def salience(self, concept_ids: Collection[str] = (),
+                 paper_ids: Collection[str] = ()) -> dict[tuple[str, str], tuple[float, bool]]:
+        out: dict[tuple[str, str], tuple[float, bool]] = {}
+        for ids, column in ((concept_ids, "concept"), (paper_ids, "paper")):
+            if ids:
+                for p, c, s, a in self._with_ids(ids, f"""
+                        SELECT l.paper, l.concept, l.salience, l.about FROM ids
+                        CROSS JOIN links l ON l.{column} = ids.id"""):
+                    out[(p, c)] = (s, bool(a))
+        return out
+
     def related_scores(self, paper_id: str, limit: int) -> list[tuple[str, float]]:
         mine = sorted(r[0] for r in self._rows("SELECT concept FROM links WHERE paper = ?",
                                                [paper_id]))
-        papers: dict[str, list[str]] = {}
-        for c, p in self._with_ids(mine, "SELECT l.concept, l.paper FROM ids "
-                                         "CROSS JOIN links l ON l.concept = ids.id"):
-            papers.setdefault(c, []).append(p)
+        papers: dict[str, list[tuple[str, float]]] = {}
+        for c, p, a in self._with_ids(mine, "SELECT l.concept, l.paper, l.about FROM ids "
+                                            "CROSS JOIN links l ON l.concept = ids.id"):
+            papers.setdefault(c, []).append((p, 1.0 if a else MENTION_WEIGHT))
         scores: dict[str, float] = {}
         for cid in mine:  # summed in concept order, as the in-memory engine does
             others = papers.get(cid, [])
-            idf = self._idf(len(others))
-            for other in others:
+            idf = self._idf(len(others)) * dict(others)[paper_id]
+            for other, weight in others:
                 if other != paper_id:
-                    scores[other] = scores.get(other, 0.0) + idf
+                    scores[other] = scores.get(other, 0.0) + idf * weight
         return list(scores.items())
 
     def cooccurrence_counts(self, anchor_ids: Collection[str]) -> dict[str, int]:

@@ -75,11 +75,14 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
     the concepts whose names contain the words, else the papers whose text says them
     (:func:`queries.topics.resolve`).
 
-    Rows ``id, title, year, venue, mentions, concepts, evidence, topic``: the matched
-    concepts' labels, the sentence of the paper's first matching mention, and how
-    the text was resolved (``concept``, ``family`` or ``text``; for ``text`` the
-    mentions count the times the words stand in the paper, ``concepts`` is empty).
-    Ordered by the number of matching mentions (most first), then paper id.
+    Rows ``id, title, year, venue, about, salience, mentions, concepts, evidence, topic``:
+    whether the paper is *about* one of the matched concepts (not merely mentions it:
+    :mod:`kg.core.salience`), the best salience among them, the matched concepts' labels,
+    the sentence of the paper's first matching mention, and how the text was resolved
+    (``concept``, ``family`` or ``text``; for ``text`` the mentions count the times the
+    words stand in the paper, ``concepts`` is empty, ``about`` is false and ``salience`` 0).
+    Papers *about* the topic come first, then by the number of matching mentions (most
+    first), then paper id.
     ``year``, ``since``, ``until`` and ``venue`` keep only those papers
     (:mod:`queries.filters`).
 
@@ -101,6 +104,7 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
         return _text_rows(engine, res, allowed)
     ids = sorted(res.members) if narrower else sorted(res.taken)
     links, meta = engine.concept_links(ids)
+    salience = engine.salience(concept_ids=ids)
     rows: dict[str, dict] = {}
     first: dict[str, int] = {}
     for link in links:
@@ -111,16 +115,19 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
         if row is None:
             row = rows[link.paper] = {
                 "id": link.paper, "title": m["title"], "year": m["year"], "venue": m["venue"],
-                "mentions": 0, "concepts": set(), "evidence": link.evidence,
-                "topic": res.how}
+                "about": False, "salience": 0.0, "mentions": 0, "concepts": set(),
+                "evidence": link.evidence, "topic": res.how}
             first[link.paper] = link.first
+        score, about = salience.get((link.paper, link.concept), (0.0, False))
+        row["about"] = row["about"] or about
+        row["salience"] = max(row["salience"], score)
         row["mentions"] += link.mentions
         row["concepts"].add(table.label(link.concept))
         if link.first < first[link.paper]:
             first[link.paper], row["evidence"] = link.first, link.evidence
     for row in rows.values():
         row["concepts"] = sorted(row["concepts"])
-    return sorted(rows.values(), key=lambda r: (-r["mentions"], r["id"]))
+    return sorted(rows.values(), key=lambda r: (not r["about"], -r["mentions"], r["id"]))
 
 
 def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None) -> list[dict]:
@@ -128,7 +135,8 @@ def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None) -> lis
     ids = sorted(p for p in res.matches if allowed is None or p in allowed)
     titles, meta = engine.titles(ids), engine.paper_meta()
     rows: list[dict] = [{"id": p, "title": titles.get(p, ""), "year": meta.get(p, (None, None))[0],
-             "venue": meta.get(p, (None, None))[1], "mentions": res.matches[p].times,
+             "venue": meta.get(p, (None, None))[1], "about": False, "salience": 0.0,
+             "mentions": res.matches[p].times,
              "concepts": [], "evidence": res.matches[p].sentence, "topic": "text"}
             for p in ids]
     return sorted(rows, key=lambda r: (-r["mentions"], r["id"]))
@@ -178,10 +186,12 @@ def _counts(engine: Engine, allowed: set[str] | None) -> dict[str, int]:
 
 
 def paper(source: Any, paper_id: str) -> dict:
-    """One paper with its concepts, each with its mention count and evidence sentences, and
-    the relations between concepts that it states (:func:`queries.relations.paper_relation_rows`).
+    """One paper with its concepts, each with its salience, whether the paper is *about*
+    it (:mod:`kg.core.salience`), its mention count and evidence sentences, and the
+    relations between concepts that it states (:func:`queries.relations.paper_relation_rows`).
 
-    Concepts are ordered by mentions (most first), then label, then id.
+    Concepts are ordered by salience (highest first: the *about* ones come first), then
+    label, then id.
 
     Raises
     ------
@@ -203,14 +213,18 @@ def paper(source: Any, paper_id: str) -> dict:
     if record is None:
         raise no_paper(paper_id, engine.paper_ids)
     table = engine.concept_table()
+    salience = engine.salience(paper_ids=[paper_id])
     rows = [{"id": link.concept, "label": table.label(link.concept),
-             "type": table.concepts[link.concept].type, "mentions": link.mentions,
-             "evidence": list(link.sentences)}
+             "type": table.concepts[link.concept].type,
+             "about": salience.get((paper_id, link.concept), (0.0, False))[1],
+             "salience": salience.get((paper_id, link.concept), (0.0, False))[0],
+             "mentions": link.mentions, "evidence": list(link.sentences)}
             for link in engine.paper_links(paper_id) if link.concept in table.concepts]
     return {
         "id": paper_id, "title": record["title"], "year": record["year"],
         "venue": record["venue"], "url": record["url"], "abstract": record["abstract"],
-        "concepts": sorted(rows, key=lambda r: (-r["mentions"], r["label"], r["id"])),
+        "concepts": sorted(rows, key=lambda r: (not r["about"], -r["salience"], r["label"],
+                                                r["id"])),
         "relations": paper_relation_rows(table, engine.paper_relations(paper_id)),
     }
 
@@ -218,10 +232,14 @@ def paper(source: Any, paper_id: str) -> dict:
 def related_papers(source: Any, paper_id: str, *, limit: int = 10, year: int | None = None,
                    since: int | None = None, until: int | None = None,
                    venue: str | None = None) -> list[dict]:
-    """Papers that share concepts with ``paper_id``, rare shared concepts weighing more.
+    """Papers that share concepts with ``paper_id``, rare shared concepts weighing more, and
+    concepts both papers are *about* more than those they merely mention.
 
-    The score is the sum of the shared concepts' idf (direct mentions only),
-    rounded to 6 decimals; papers with score 0 are left out; best first, then by id.
+    The score is the sum over shared concepts (direct mentions only) of the concept's idf
+    times the weight of each paper's link to it: 1 for a concept the paper is *about*,
+    :data:`~kg.core.salience.MENTION_WEIGHT` (0.5) for one it only mentions
+    (:mod:`kg.core.salience`); rounded to 6 decimals; papers with score 0 are left out;
+    best first, then by id.
     A time or venue filter keeps only those papers among the related ones.
 
     Examples
@@ -234,7 +252,8 @@ def related_papers(source: Any, paper_id: str, *, limit: int = 10, year: int | N
     >>> [(r["id"], r["score"], r["shared"]) for r in related_papers(kg, "a")]
     [('b', 0.405465, ['dl', 'gnn'])]
 
-    ("dl" is in every paper: idf 0, so "c" scores 0 and is left out.)
+    ("dl" is in every paper: idf 0, so "c" scores 0 and is left out; both papers are *about*
+    "gnn", so its idf counts in full.)
     """
     engine = engine_for(source)
     if engine.paper_record(paper_id) is None:

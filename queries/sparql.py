@@ -30,6 +30,7 @@ import pyoxigraph as ox
 
 from kg.core.errors import Messages, QueryError
 from kg.core.model import Concept, RelationEdge
+from kg.core.salience import MENTION_WEIGHT
 from kg.core.vocab import CONCEPT_NS, PAPER_NS, PREFIXES, concept_iri, paper_iri, sparql_prefixes
 from kg.stores.out import damaged
 from kg.stores.sparql_terms import iri, literal, values
@@ -443,13 +444,37 @@ class SparqlEngine:
             SELECT ?c ?idf WHERE {{ {values("c", _concept_iris(concept_ids))}
               ?c kgv:idf ?idf ; kgv:paperCount ?n . FILTER(?n > 0) }}""")}
 
+    def salience(self, concept_ids: Collection[str] = (),
+                 paper_ids: Collection[str] = ()) -> dict[tuple[str, str], tuple[float, bool]]:
+        parts = []
+        if concept_ids:
+            parts.append(f"{{ {values('c', _concept_iris(concept_ids))} ?l kgv:linkConcept ?c }}")
+        if paper_ids:
+            parts.append(f"{{ {values('p', _paper_iris(paper_ids))} ?l kgv:linkPaper ?p }}")
+        if not parts:
+            return {}
+        # a link's IRI is its paper's + "/concept/…" (docs/rdf-model.md)
+        rows = _tuples(self.store, f"""
+            SELECT ?l ?s ?about WHERE {{ {" UNION ".join(parts)}
+              ?l kgv:salience ?s ; kgv:linkPaper ?lp ; kgv:linkConcept ?lc .
+              BIND(EXISTS {{ ?lp kgv:about ?lc }} AS ?about) }}""")
+        out = {}
+        for link, s, about in rows:
+            paper, _, concept = link.rpartition("/concept/")
+            out[(_pid(paper), unquote(concept))] = (float(s), about in (True, "true"))
+        return out
+
     # -- sums --------------------------------------------------------------------------------
 
     def related_scores(self, paper_id: str, limit: int) -> list[tuple[str, float]]:
         me = values("p", _paper_iris([paper_id]))
-        scored = f"""{{ SELECT ?o (SUM(?idf) AS ?score) WHERE {{ {me}
+        w = literal(repr(MENTION_WEIGHT), datatype=_XSD + "double")
+        # each shared concept's idf, times the weight of each paper's link to it (1 about)
+        scored = f"""{{ SELECT ?o (SUM(?idf * ?wp * ?wo) AS ?score) WHERE {{ {me}
               ?p dcterms:subject ?c . ?o dcterms:subject ?c . ?c kgv:idf ?idf .
-              FILTER(?o != ?p) }} GROUP BY ?o }}"""
+              FILTER(?o != ?p)
+              BIND(IF(EXISTS {{ ?p kgv:about ?c }}, 1.0e0, {w}) AS ?wp)
+              BIND(IF(EXISTS {{ ?o kgv:about ?c }}, 1.0e0, {w}) AS ?wo) }} GROUP BY ?o }}"""
         # A paper sharing a common concept has thousands of neighbours, and reading their
         # IRIs is most of the work: count the scores first, then read only those that can rank.
         floor = score_floor(_tuples(self.store, f"""

@@ -135,10 +135,12 @@ def csv_rows(result: dict) -> list[list[str]]:
               default=DEFAULT_HUB_SHARE, show_default=True,
               help="Concepts in more than this share of the papers (and more than "
                    f"{HUB_MIN_PAPERS}) are hubs, never connectors.")
+@click.option("--all-mentions", is_flag=True,
+              help="Count every paper–concept link, not only the concepts a paper is about.")
 @filter_options
 @format_option
 def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, hub_share: float,
-           fmt: str, filters: dict) -> None:
+           all_mentions: bool, fmt: str, filters: dict) -> None:
     """Find the papers that bridge topics A and B in OUT, and say why.
 
     Each topic is a concept (label, alias or acronym) with its narrower
@@ -146,10 +148,11 @@ def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, hub_s
     whose title or abstract says them (stderr says which). Papers about both
     are ranked by how specific their concepts are and how strongly they are
     about each side; with few of them, concepts that papers of each side share
-    ("connectors", hubs left out) are listed with a path.
+    ("connectors", hubs left out) are listed with a path. Only the concepts a paper is
+    about (its best concepts by salience) count, unless --all-mentions.
     """
     result = run(engine, out, "bridges", topic_a, topic_b, limit=limit, hub_share=hub_share,
-                 **filters)
+                 all_mentions=all_mentions, **filters)
     for key in ("a", "b"):
         click.echo(f"topic {key.upper()}: {_clean(result[key]['note'])}", err=True)
     if fmt == "json":

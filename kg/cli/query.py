@@ -58,7 +58,9 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
         return
     rows = run(engine, out, "papers_for_concept", concept, narrower=not exact, **filters)
     say_topic(engine, out, concept)
-    emit(rows, ["id", "title", "year", "venue", "mentions", "concepts"], fmt)
+    if fmt != "json":  # a word in tables and CSV: the paper is about the topic or mentions it
+        rows = [{**r, "about": "about" if r["about"] else "mentions"} for r in rows]
+    emit(rows, ["id", "title", "year", "venue", "about", "mentions", "concepts"], fmt)
 
 
 @click.command(cls=OutFirst)
@@ -80,7 +82,11 @@ def concepts(out: Path, ctype: str | None, engine: str, fmt: str, filters: dict)
 @format_option
 def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
     """Show one paper and its concepts, with the sentences that mention them, and the
-    relations between concepts it states (tables and JSON)."""
+    relations between concepts it states (tables and JSON).
+
+    Each concept has its salience (0 to 1) and whether the paper is about it (its best
+    concepts) or merely mentions it; the concepts it is about come first.
+    """
     row = run(engine, out, "paper", paper_id)
     if fmt == "json":
         json.dump(row, sys.stdout, ensure_ascii=False, indent=2)
@@ -94,8 +100,9 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
         if meta:
             click.echo(one_line(meta))
         click.echo("")
-    emit([{**c, "evidence": c["evidence"][0]} for c in row["concepts"]],
-         ["label", "type", "mentions", "evidence"], fmt)
+    emit([{**c, "evidence": c["evidence"][0], "about": "about" if c["about"] else "mentions"}
+          for c in row["concepts"]],
+         ["label", "type", "about", "salience", "mentions", "evidence"], fmt)
     if fmt == "table" and row["relations"]:  # CSV is one table: the concepts (JSON has both)
         click.echo("\nrelations the paper states:\n")
         emit(row["relations"], ["head", "relation", "tail", "evidence"], fmt)
