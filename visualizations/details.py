@@ -70,6 +70,10 @@ def concept_tooltip(kg: KnowledgeGraph, cid: str, *, extra: str = "") -> str:
 
 
 def mention_tooltip(kg: KnowledgeGraph, pid: str, cid: str, count: int, sentence: str) -> str:
-    """Which paper mentions which concept, how often, and the sentence that says so."""
-    return (f"{short(kg.papers[pid].title, 80)}\nmentions {kg.concepts[cid].label}"
-            f" ({count}×)\n\n“{snippet(sentence, 280)}”")
+    """Which paper is about (or merely mentions) which concept, how often, its salience,
+    and the sentence that says so."""
+    s = kg.salience.get((pid, cid))
+    verb = "is about" if s is not None and s.about else "mentions"
+    score = f", salience {s.score:.2f}" if s is not None else ""
+    return (f"{short(kg.papers[pid].title, 80)}\n{verb} {kg.concepts[cid].label}"
+            f" ({count}×{score})\n\n“{snippet(sentence, 280)}”")

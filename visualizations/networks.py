@@ -133,9 +133,12 @@ def paper_concept_network(
         for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
             if cid in keep:
                 shared = len(kg.concept_papers[cid] & paper_set) > 1
+                about = kg.about(pid, cid)
+                # what the paper is about is drawn solid; what it merely mentions, dashed
                 edges.append({
                     "from": paper_node(pid), "to": concept_node(cid), "kind": "mentions",
-                    "value": count,
+                    "about": about, "dashes": not about,
+                    "value": count if about else 1,
                     "title": mention_tooltip(kg, pid, cid, count, first[(pid, cid)]),
                     "note": f"“{snippet(first[(pid, cid)], 200)}”",
                     "color": {"color": "#7f8c9a" if shared else "#c3cad3"},
