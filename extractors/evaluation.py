@@ -166,7 +166,9 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     Every mention found is listed, with ``"accepted"``: ``false`` for the term mentions
     that the termhood filter kept out of the graph (``rejected``, see
     :mod:`extractors.acceptance`); ``concepts`` lists the concepts of all of them, each
-    with its own ``"accepted"``. A term inside a longer reported term ("reinforcement
+    with its own ``"accepted"``, and, when the graph links it to the paper, its
+    ``"salience"`` and whether the paper is ``"about"`` it (:mod:`kg.core.salience`).
+    A term inside a longer reported term ("reinforcement
     learning" in "model-free reinforcement learning") is reported typed ``"generic"``:
     span scorers skip it (SciERC never nests terms).
     """
@@ -194,13 +196,19 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
                          for m in mentions],
             "concepts": [{"id": c, "label": concepts[c].label, "type": concepts[c].type,
                           "aliases": sorted(set(concepts[c].aliases)),
-                          "accepted": c in graph.concepts} for c in cids]
+                          "accepted": c in graph.concepts,
+                          **_salience(graph, pid, c)} for c in cids]
             + [{"id": b, "label": graph.concepts[b].label, "type": graph.concepts[b].type,
                 "aliases": sorted(set(graph.concepts[b].aliases)), "accepted": True,
                 "via": "broader"} for b in named_broader(graph, pid, cids)],
             "relations": relations.get(pid, []),
         }
     return out
+
+
+def _salience(graph: KnowledgeGraph, pid: str, cid: str) -> dict:
+    s = graph.salience.get((pid, cid))
+    return {} if s is None else {"salience": s.score, "about": s.about}
 
 
 def relation_record(r: Relation) -> dict:

@@ -148,10 +148,13 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
 @click.option("--show-unmatched", is_flag=True,
               help="Also list each paper's generic and junk concepts and its missed key "
                    "concepts (for auditing; never add them to the judged set afterwards).")
+@click.option("--about", is_flag=True,
+              help="Judge only the concepts each paper is about (its best concepts by "
+                   "salience), not every concept it mentions.")
 @json_option
 def judged(path: Path, split: str, contexts: tuple[Path, ...], pred: Path | None,
            lexicons: tuple[Path, ...], span_model: str | None, show_unmatched: bool,
-           as_json: bool) -> None:
+           about: bool, as_json: bool) -> None:
     """Expert-judged quality of the concepts the graph keeps per paper (bench/judged/).
 
     Extracts the judged abstracts (title and abstract only, keywords withheld) and
@@ -176,6 +179,9 @@ def judged(path: Path, split: str, contexts: tuple[Path, ...], pred: Path | None
         if contexts:
             papers = with_context(papers, read_corpus(contexts).papers)
         preds = extract_predictions(papers, lexicons, span_model)
+    if about:
+        preds = {pid: {**r, "concepts": [c for c in r.get("concepts", []) if c.get("about")]}
+                 for pid, r in preds.items()}
     s = score_judged(records, preds)
     figures = {"papers": s.papers, "linked": s.linked,
                "precision": round(s.precision, 3), "generic": round(s.generic_share, 3),
