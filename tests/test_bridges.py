@@ -53,7 +53,7 @@ def ids(rows: list[dict]) -> list[str]:
     ("RL", "uncertainty quantification", 17),
 ])
 def test_direct_bridges_put_the_paper_a_reader_names_first(example_kg, a, b, first):
-    r = bridges.bridges(example_kg, a, b)
+    r = bridges.bridges(example_kg, a, b, all_mentions=True)
     assert r["bridges"][0]["id"] == paper_id(first)
     top = r["bridges"][0]
     assert top["score"] > 0 and top["a_concepts"] and top["b_concepts"]
@@ -66,13 +66,13 @@ def test_direct_bridges_put_the_paper_a_reader_names_first(example_kg, a, b, fir
 
 
 def test_the_bridge_rows_say_which_concepts_of_each_side(example_kg):
-    r = bridges.bridges(example_kg, "GNNs", "LLMs")
+    r = bridges.bridges(example_kg, "GNNs", "LLMs", all_mentions=True)
     assert r["a"]["label"] == "graph neural network" and r["b"]["label"] == "large language model"
     row = r["bridges"][0]
     assert row["a_concepts"] == ["graph neural network"]
     assert row["b_concepts"] == ["large language model"]
     assert "SHiFT" in row["evidence"][0]["sentence"]
-    r = bridges.bridges(example_kg, "reinforcement learning", "LLMs")
+    r = bridges.bridges(example_kg, "reinforcement learning", "LLMs", all_mentions=True)
     assert "reinforcement learning" in r["bridges"][0]["a_concepts"]
     assert r["bridges"][0]["b_concepts"] == ["multimodal large language model"]
 
@@ -97,9 +97,9 @@ def test_unconnected_topics_get_the_connecting_concept(example_kg):
 
 def test_connectors_link_different_papers(example_kg):
     # calibration is only in abstract 3, which is a bridge: nothing to connect it to
-    r = bridges.bridges(example_kg, "GNNs", "calibration")
+    r = bridges.bridges(example_kg, "GNNs", "calibration", all_mentions=True)
     assert ids(r["bridges"]) == [paper_id(3)] and r["connectors"] == []
-    r = bridges.bridges(example_kg, "GNNs", "LLMs")
+    r = bridges.bridges(example_kg, "GNNs", "LLMs", all_mentions=True)
     assert ids(r["connectors"])  # few direct bridges: connectors too
     for c in r["connectors"]:
         assert not set(c["a_papers"]) & set(c["b_papers"])
@@ -151,9 +151,10 @@ def test_the_same_concept_twice_and_unknown_topics_are_user_errors(example_kg):
 
 
 def test_limit_and_min_direct(example_kg):
-    r = bridges.bridges(example_kg, "GNNs", "LLMs", limit=1)
+    r = bridges.bridges(example_kg, "GNNs", "LLMs", limit=1, all_mentions=True)
     assert len(r["bridges"]) == 1 and len(r["connectors"]) == 1
-    assert bridges.bridges(example_kg, "GNNs", "LLMs", min_direct=1)["connectors"] == []
+    assert bridges.bridges(example_kg, "GNNs", "LLMs", min_direct=1,
+                           all_mentions=True)["connectors"] == []
 
 
 def test_the_score_is_the_documented_one():
@@ -246,6 +247,7 @@ def test_every_engine_sees_title_mentions(bolt, neurips2018_kg, neurips2018_out)
 
 def test_cli_table_shows_scores_concepts_and_one_sentence_per_side(example_out):
     proc = kg("bridge", example_out, "graph neural networks", "large language models",
+              "--all-mentions",
               "--engine", "python", check=True)
     out = proc.stdout
     assert "A: graph neural network" in out and "B: large language model" in out
@@ -270,7 +272,8 @@ def test_cli_json_has_the_documented_shape(example_out):
 
 
 def test_cli_csv_and_limit(example_out):
-    proc = kg("bridge", example_out, "GNNs", "LLMs", "--format", "csv", "--limit", "1",
+    proc = kg("bridge", example_out, "GNNs", "LLMs", "--all-mentions", "--format", "csv",
+              "--limit", "1",
               check=True)
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
     assert [r["kind"] for r in rows] == ["bridge", "connector"]
