@@ -80,7 +80,9 @@ def test_uncertainty_is_the_family_of_concept_names(example_engines):
 
 
 def test_bridge_gnn_uncertainty_lists_papers_3_and_18_in_every_engine(example_engines):
-    status, r = example_engines.agree("bridges", "graph neural network", "uncertainty")
+    # every mention, as docs/bridges.md says papers 3 and 18 bridge them
+    status, r = example_engines.agree("bridges", "graph neural network", "uncertainty",
+                                      all_mentions=True)
     assert status == "ok"
     assert {b["id"] for b in r["bridges"]} >= {paper_id(3), paper_id(18)}
     assert r["a"]["resolved"] == "concept" and r["b"]["resolved"] == "family"
@@ -218,7 +220,8 @@ def test_trends_agree_in_every_engine(dated_engines):
 # -- the command line --------------------------------------------------------------------------
 
 def test_cli_bridge_says_how_uncertainty_was_resolved(example_out):
-    proc = run_kg("bridge", example_out, "graph neural network", "uncertainty", check=True)
+    proc = run_kg("bridge", example_out, "graph neural network", "uncertainty",
+                  "--all-mentions", check=True)
     assert paper_id(3) in proc.stdout and paper_id(18) in proc.stdout
     assert "B: uncertainty (family of names" in proc.stdout
     assert "topic B: 'uncertainty': no concept by that name; took the" in proc.stderr
