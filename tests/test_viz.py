@@ -127,7 +127,7 @@ def test_focus_on_unknown_text_suggests_concepts(example_kg):
 
 
 def test_bridge_view_puts_the_topics_left_and_right_of_their_papers(example_kg):
-    view = make_view(example_kg, "bridge", topic_a="RL", topic_b="uncertainty quantification")
+    view = make_view(example_kg, "bridge", topic_a="RL", topic_b="LLMs")  # paper 17 is about both
     groups = {n["group"] for n in view.net.nodes}
     assert groups == {"a", "b", "bridge"}
     xs = {n["group"]: n["x"] for n in view.net.nodes}
