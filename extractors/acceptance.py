@@ -47,7 +47,7 @@ from extractors.generic import (
     is_generic,
     word_set,
 )
-from extractors.termhood import RARE_ZIPF, CorpusStats, general_zipf, generic_name, word_shape_ok
+from extractors.termhood import CorpusStats, general_zipf, generic_name, word_shape_ok
 from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
@@ -123,6 +123,11 @@ FINITE_VERBS = frozenset(plural(v) for v in _VERB_STEMS) | _PAST | word_set("""
 grow vary contribute introduce characterize govern alleviate obscure solve beat lack
 is are was were be been being can could may might will would should must does do did
 has have had""")
+#: Heads that add nothing to the concept before them ("detection method"); "system",
+#: "model", "network" do ("recommendation system" is an idea of its own).
+_EMPTY_HEADS = word_set("""method approach technique framework strategy scheme procedure
+solution accuracy performance process paradigm pipeline""")
+_PREPOSITIONS = word_set("of for in on with to from by at as via into onto over under")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
 _CLAUSE_WORDS = word_set("whether if when while because although though since unless whereas")
@@ -187,6 +192,8 @@ def malformed(form: str, *, max_words: int = 5) -> str | None:
         return None if name_like(words[0]) else "single common word"
     if low[0] in DETERMINERS:
         return "leading determiner"
+    if low[0] in _PREPOSITIONS:
+        return "leading preposition"
     if low[0] in LEADING_VERBS:
         return "leading verb"
     if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]):
@@ -268,8 +275,11 @@ class TermAcceptance:
         """
         papers: dict[str, set[str]] = defaultdict(set)
         coined: set[str] = set()
+        titled: set[str] = set()
         for m in mentions:
             papers[m.concept].add(m.paper)
+            if m.field == "title":
+                titled.add(m.concept)
             if m.extractor == "pattern":
                 coined.add(m.concept)
         under: dict[str, set[str]] = defaultdict(set)
@@ -282,6 +292,7 @@ class TermAcceptance:
         known = {norm_key(f) for c in vocab if c.origin in TRUSTED_ORIGINS
                  for f in (c.label, *c.aliases)}
         out: dict[str, Decision] = {}
+        accepted_keys: set[str] = set()
         # shorter terms first: a term may be accepted because it sits under one
         for cid in sorted(concepts, key=lambda c: (len(concepts[c].label.split()), c)):
             c = concepts[cid]
@@ -301,7 +312,10 @@ class TermAcceptance:
                 out[cid] = Decision(True, "coined name")
             else:
                 out[cid] = self._model_term(c, len(papers[cid] | under[cid]), hidden, known,
-                                            out, stats)
+                                            out, stats, central=cid in titled,
+                                            accepted_keys=accepted_keys)
+            if out[cid].accepted:
+                accepted_keys.add(norm_key(c.label))
         return out
 
     @staticmethod
@@ -315,8 +329,13 @@ class TermAcceptance:
             return Decision(False, "generic keyword")
         return Decision(True, "author keyword")
 
+    def one_word(self, word: str, stats: CorpusStats) -> bool:
+        """Whether a lower-case one-word term found by a model is accepted in this corpus."""
+        return _one_word(word, stats).accepted
+
     def _model_term(self, c: Concept, n_papers: int, hidden: set[str], known: set[str],
-                    done: Mapping[str, Decision], stats: CorpusStats | None = None) -> Decision:
+                    done: Mapping[str, Decision], stats: CorpusStats | None = None, *,
+                    central: bool = False, accepted_keys: set[str] | None = None) -> Decision:
         forms = [c.label, *c.aliases]
         key = norm_key(c.label)
         if key in hidden:
@@ -338,10 +357,21 @@ class TermAcceptance:
                 return Decision(False, why)
         kw = key.split()
         h = _head_index(kw)
-        # "problematic model", "fine-grained benchmark": one word must make a vague head specific
+        # "problematic model", "fine-grained benchmark": one word must make a vague head
+        # specific: a known concept, a name, or (with the corpus's statistics) a noun
+        # ("traffic prediction", "multi-agent system", "index structure")
         if kw[h] in VAGUE_HEADS and len(words) == 2 and not (
-                norm_key(words[0]) in known or any(_names(f.split()[:1]) for f in forms)):
+                norm_key(words[0]) in known or any(_true_name(f.split()[0]) for f in forms)
+                or (stats is not None and _noun_modifier(words[0]))):
             return Decision(False, "vague head")
+        if stats is not None and h == len(kw) - 1 and kw[h] in _EMPTY_HEADS and (
+                " ".join(kw[:h]) in (accepted_keys or ())):
+            # "detection method", "machine unlearning method": the concept before the
+            # generic head is the idea; the paper links to it (found inside this term)
+            return Decision(False, "generic head on a concept")
+        if stats is not None and all(w.lower() in LIGHT_MODIFIERS for w in words[:-1]):
+            # "real-world dataset", "large-scale study": in many papers, about none
+            return Decision(False, "light modifiers only")
         if n_papers >= self.min_papers:
             return Decision(True, f"{n_papers} papers")
         if kw[h] in self.technical_heads:
@@ -350,9 +380,9 @@ class TermAcceptance:
             return Decision(True, "under a known concept")
         if all(w in LIGHT_MODIFIERS for w in kw[:-1]):
             return Decision(False, "light modifiers only")
-        if stats is not None and any(word_shape_ok(w) and general_zipf(w) < RARE_ZIPF
-                                     and w not in LIGHT_MODIFIERS for w in kw):
-            return Decision(True, "domain words")
+        if stats is not None and central:
+            # one paper, but it names the term in its title
+            return Decision(True, "central in its paper")
         return Decision(False, "one paper, no technical head")
 
     def retype(self, concept: Concept, votes: Counter[str] | None) -> str:
@@ -421,11 +451,30 @@ def _stop_word(word: str) -> bool:
             or w in DETERMINERS or w in LEADING_VERBS or bool(_ADVERB.search(w)))
 
 
+def _true_name(token: str) -> bool:
+    """A name-like token that is more than Title Case ("GPT-4", "LoRA", not "Real-World")."""
+    return name_like(token) and not all(p[:1].isupper() and p[1:].islower()
+                                        for p in token.split("-") if p)
+
+
+def _noun_modifier(word: str) -> bool:
+    """A modifier that is a noun ("traffic", "multi-agent", "cold-start"), not an adjective."""
+    w = word.lower()
+    return w not in LIGHT_MODIFIERS and word_shape_ok(w.rsplit("-", 1)[-1]) and (
+        "-" not in w or w.rsplit("-", 1)[-1] not in LIGHT_MODIFIERS)
+
+
 def _one_word(word: str, stats: CorpusStats) -> Decision:
     """A lower-case one-word term: a domain word or a topic of the corpus (:mod:`termhood`)."""
     w = word.lower()
     if not word_shape_ok(w):
         return Decision(False, "single common word")
+    k = norm_key(w)
+    if w.endswith("ing") and w not in NOMINAL_ING and general_zipf(w) >= 2.5 \
+            and stats.heads[k] < 0.5 * stats.occurrences[k]:
+        # "Rethinking ...", "Detecting X": a gerund of an English verb is a term only where
+        # it ends phrases ("unlearning", rare in general English, is a noun of its field)
+        return Decision(False, "verb")
     if stats.topic_word(w):
         return Decision(True, "corpus topic")
     if _stop_word(w):

@@ -758,6 +758,9 @@ class _Matchers:
         for match_id, s, e in sorted(found_here, key=lambda m: (m[1], -m[2])):
             span = doc[s:e]
             a, b = span.start_char, span.end_char
+            if (text[a - 1:a] == "-" or text[b:b + 1] == "-") and text[a:b].islower() \
+                    and " " not in text[a:b]:
+                continue  # part of a hyphenated word: "tuning" in "fine-tuning"
             if taken.blocks(a, b):
                 continue
             taken.add(a, b)
@@ -884,6 +887,17 @@ def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
 
 # -- mentions found → concepts accepted -------------------------------------------------------
 
+def _add_domain_words(stats: CorpusStats, registry: ConceptRegistry,
+                      concepts: dict[str, Concept], acceptance) -> None:
+    """The corpus's one-word domain terms become concepts, even where no extractor marked
+    them: propagation then finds them in every text ("misinformation", "firmware")."""
+    for word in stats.domain_words():
+        if word in registry.by_key or not acceptance.one_word(word, stats):
+            continue
+        cid = _new_concept(registry, word, word, "model")
+        concepts[cid] = registry.concepts[cid]
+
+
 def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
                    *, nested: str = "modifier", propagate_terms: bool = True,
                    acceptance=None, rejected=None, stats: CorpusStats | None = None,
@@ -914,6 +928,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
+    if stats is not None and propagate_terms and acceptance is not None:
+        _add_domain_words(stats, registry, concepts, acceptance)
     inner = [m for m in mentions if m.extractor == "nested"]
     mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
@@ -929,7 +945,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it
     # typed "generic", since it lies inside a longer reported term.)
     fallback = [dataclasses.replace(n, extractor="lexicon") for n in inner
-                if registry.concepts[n.concept].origin == "lexicon"]
+                if registry.concepts[n.concept].origin == "lexicon"
+                and (n.concept not in decisions or decisions[n.concept].accepted)]
     reported = [n for n in inner if registry.concepts[n.concept].origin != "lexicon"]
     if fallback:
         kept = sorted_mentions([*kept, *fallback])

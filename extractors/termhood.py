@@ -80,7 +80,8 @@ GENERIC_NAMES = word_set("""ai ml gpu gpus cpu cpus tpu tpus api apis llm llms n
 url urls http pdf""")
 _MODEL_SIZE = re.compile(r"^\d+(?:\.\d+)?[kmbt]$", re.IGNORECASE)  # 13B, 7B, 1.5M
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-_TOKEN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[^\sa-z]")
+#: Words and punctuation; a LaTeX command ("\\textbf") is one token, never a word.
+_TOKEN = re.compile(r"\\[a-z]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[^\sa-z]")
 #: Endings of adjectives and adverbs: "probabilistic", "heterogeneous" name no idea alone.
 _NOT_NOUN = re.compile(r"(?:ic|ical|al|ous|ive|able|ible|ful|less|ed|ly|ant|ent|ary|ish|wise)$")
 #: Nouns with those endings all the same ("signal" is no adjective, "proposal" neither).
@@ -160,16 +161,19 @@ class CorpusStats:
         keys: dict[str, str] = {}  # norm_key per distinct token: the corpus repeats its words
         for p in papers:
             stats.n_papers += 1
-            title = [_key(w, keys) for w in _WORD.findall(p.title.lower())]
-            words = Counter(title)
+            words: Counter[str] = Counter()
             for text in (p.title, p.abstract):
                 toks = _TOKEN.findall(text.lower())
+                last = len(toks) - 1
                 for i, t in enumerate(toks):
-                    if t[0].isalpha() and (i + 1 == len(toks) or not toks[i + 1][0].isalpha()
-                                           or toks[i + 1] in _PHRASE_END):
-                        stats.heads[_key(t, keys)] += 1
-            words.update(_key(w, keys) for w in _WORD.findall(p.abstract.lower()))
-            stats.title_df.update(set(title))
+                    if not t[0].isalpha():
+                        continue
+                    k = keys.get(t) or _key(t, keys)
+                    words[k] += 1
+                    if i == last or not toks[i + 1][0].isalpha() or toks[i + 1] in _PHRASE_END:
+                        stats.heads[k] += 1
+                if text is p.title:
+                    stats.title_df.update(words.keys())
             stats.df.update(words.keys())
             stats.occurrences.update(words)
         return stats
@@ -177,12 +181,18 @@ class CorpusStats:
     def domain_word(self, word: str) -> bool:
         """A noun-like word rare in general English that two or more papers use, topically."""
         w = word.lower()
-        if not word_shape_ok(w) or general_zipf(w) >= RARE_ZIPF:
-            return False
         k = norm_key(w)
         df = self.df[k]
-        return df >= 2 and self.noun(k) and (self.title_df[k] > 0
-                                             or self.occurrences[k] >= BURSTY * df)
+        # the corpus's own evidence first: cheaper than the general-English look-up
+        return (df >= 2 and (self.title_df[k] > 0 or self.occurrences[k] >= BURSTY * df)
+                and self.noun(k) and word_shape_ok(w) and general_zipf(w) < RARE_ZIPF)
+
+    def domain_words(self) -> list[str]:
+        """Every :meth:`domain_word` and :meth:`topic_word` of the corpus (``norm_key``
+        forms), sorted."""
+        need = max(TOPIC_MIN_TITLES, TOPIC_TITLE_SHARE * self.n_papers)
+        return sorted(k for k in self.df if " " not in k and (
+            self.domain_word(k) or (self.title_df[k] >= need and self.topic_word(k))))
 
     def topic_word(self, word: str) -> bool:
         """A word in enough of the corpus's titles to be one of its topics."""

@@ -108,3 +108,33 @@ def test_nested_terms_yield_their_broader_concept():
     assert broader in by_label["optical tactile sensing"].broader
     # and the broader term is found where a paper names it alone
     assert ("c", broader) in {(m.paper, m.concept) for m in kg.mentions}
+
+
+def test_domain_words_become_concepts_where_no_extractor_marked_them():
+    papers = [Paper("m1", "Misinformation on social platforms",
+                    "Misinformation spreads fast; misinformation is hard to stop."),
+              Paper("m2", "Fact checking", "Crowds flag misinformation. We study misinformation."),
+              Paper("m3", "Other", "Link prediction with graphs; we saw misinformation once.")]
+    kg = extract_corpus(papers, span_model=False)
+    linked = {p for p, c in {(m.paper, m.concept) for m in kg.mentions} if c == "misinformation"}
+    assert linked == {"m1", "m2", "m3"}
+
+
+def test_a_word_inside_a_hyphenated_word_is_no_mention():
+    papers = [Paper(f"u{i}", "Unlearning for models", "Unlearning works; unlearning is cheap. "
+                    "Non-unlearning baselines fail.") for i in range(3)]
+    kg = extract_corpus(papers, span_model=False)
+    texts = {m.text.lower() for m in kg.mentions if m.concept == "unlearning"}
+    assert texts == {"unlearning"}
+    assert all(papers[0].abstract[m.start - 1:m.start] != "-" for m in kg.mentions
+               if m.concept == "unlearning")
+
+
+def test_empty_head_on_an_accepted_concept_is_no_concept():
+    concepts = {"d": Concept("d", "misinformation detection", origin="model"),
+                "m": Concept("m", "misinformation detection method", origin="model")}
+    mentions = [Mention(p, c, "abstract", 0, 1, "x", "x", "model") for c in concepts
+                for p in ("a", "b")]
+    stats = CorpusStats.of([Paper("a", "t", "x"), Paper("b", "t", "x")])
+    got = TermAcceptance().decide(concepts, mentions, stats=stats)
+    assert got["d"].accepted and not got["m"].accepted
