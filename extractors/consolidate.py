@@ -529,6 +529,28 @@ summarization disambiguation verification registration recognition translation
 segmentation detection classification retrieval answering""")
 
 
+#: Names of benchmarks ("MT-Bench", "HumanEval", "GSM8K-Hard") and of model checkpoints
+#: ("o3-mini", "GPT-3.5-turbo", "Llama-2-13B-chat", "Qwen2.5-7B").
+_BENCHMARK_NAME = re.compile(r"(?:bench|eval)(?:mark)?s?\b|-hard\b", re.IGNORECASE)
+_MODEL_NAME = re.compile(r"\d(?:\.\d+)?[bm]\b|-(?:mini|turbo|instruct|chat|base)\b",
+                         re.IGNORECASE)
+
+
+def _name_type(label: str) -> str | None:
+    """The type a name's own shape gives it: a benchmark suite or a model checkpoint.
+
+    >>> [_name_type(n) for n in ["MT-Bench", "HumanEval", "o3-mini", "Llama-2-13B", "SimplE"]]
+    ['dataset', 'dataset', 'method', 'method', None]
+    """
+    if " " in label or not _NAME_LIKE.search(label):
+        return None
+    if _BENCHMARK_NAME.search(label):
+        return "dataset"
+    if _MODEL_NAME.search(label):
+        return "method"
+    return None
+
+
 def _vote(counter: Counter[str], label: str) -> str:
     """A new concept's type: what its head says it is, else its mentions' majority vote.
 
@@ -542,6 +564,9 @@ def _vote(counter: Counter[str], label: str) -> str:
     words = norm_key(label).split()
     if len(words) > 1 and words[-1] in _KIND_OF_HEAD:
         return _KIND_OF_HEAD[words[-1]]
+    named = _name_type(label)
+    if named:
+        return named
     counts = Counter({t: n for t, n in counter.items() if t and t != "generic"})
     if words and words[-1] in _TASK_HEADS and counts and max(
             counts, key=lambda t: (counts[t], t)) == "method":
