@@ -786,7 +786,7 @@ class _Matchers:
             if (text[a - 1:a] == "-" or text[b:b + 1] == "-") and text[a:b].islower() \
                     and " " not in text[a:b]:
                 continue  # part of a hyphenated word: "tuning" in "fine-tuning"
-            if taken.blocks(a, b):
+            if taken.blocks(a, b) or (" " not in text[a:b] and taken.head_of_mention(a, b)):
                 continue
             taken.add(a, b)
             out.append(Mention(
@@ -846,6 +846,7 @@ class _Taken:
         self.fixed = Intervals(self.spans)
         self.crossing_only = crossing_only
         self.inside_ok = inside_ok
+        self.fixed_ends = {b for _, b in self.spans}
         self.max_end = -1  # of the matches added
         self.added: list[tuple[int, int]] = []  # the matches added, in start order
         self.ends: list[int] = []  # sorted ends of added[:moved]: those that start before
@@ -870,6 +871,12 @@ class _Taken:
             self.moved += 1
         i = bisect.bisect_right(self.ends, a)
         return i < len(self.ends) and self.ends[i] < b
+
+    def head_of_mention(self, a: int, b: int) -> bool:
+        """Whether ``a:b`` ends a longer mention it lies in: one word there is that term's
+        head ("tracing" in "knowledge tracing"), its broader concept rather than a topic."""
+        return self.inside_ok and b in self.fixed_ends and (a, b) not in self.spans \
+            and self.fixed.contains(a, b)
 
     def add(self, a: int, b: int) -> None:
         """Take ``a:b`` (its start is at least that of every match added before)."""

@@ -31,7 +31,7 @@ EXAMPLE_PAIRS = [
     ("GNNs", "calibration"),                                # one bridge
     ("differential privacy", "diffusion models"),           # a connector
     ("3D reconstruction", "advantage function"),            # the path fallback
-    ("MinHash", "diffusion models"),                        # not connected
+    ("MinHash", "differential privacy"),                    # not connected
     ("contrastive learning", "graph contrastive learning"), # nested topics
     ("graph contrastive learning", "contrastive learning"),
     ("RL", "uncertainty quantification"),
@@ -125,9 +125,9 @@ def test_no_connector_falls_back_to_the_shortest_path(example_kg):
 
 
 def test_topics_the_corpus_does_not_connect_give_an_empty_answer_and_a_note(example_kg):
-    r = bridges.bridges(example_kg, "MinHash", "diffusion models")
+    r = bridges.bridges(example_kg, "MinHash", "differential privacy")
     assert r["bridges"] == [] and r["connectors"] == []
-    assert r["notes"] == ["the corpus does not connect 'MinHash' and 'diffusion model'"]
+    assert r["notes"] == ["the corpus does not connect 'MinHash' and 'differential privacy'"]
     assert r["a"]["papers"] == 1 and r["b"]["papers"] == 1
 
 
@@ -282,8 +282,8 @@ def test_cli_csv_and_limit(example_out):
 
 
 def test_cli_says_when_the_corpus_does_not_connect_the_topics(example_out):
-    proc = kg("bridge", example_out, "MinHash", "diffusion models", check=True)
-    assert "the corpus does not connect 'MinHash' and 'diffusion model'" in proc.stdout
+    proc = kg("bridge", example_out, "MinHash", "differential privacy", check=True)
+    assert "the corpus does not connect 'MinHash' and 'differential privacy'" in proc.stdout
 
 
 def test_cli_engine_cypher_answers_like_sparql(bolt, example_kg, example_out):
