@@ -31,6 +31,14 @@ def _preds(path: Path) -> dict[str, dict]:
     return {str(r["id"]): r for r in read_jsonl(path)}
 
 
+def _echo_prf(rows: dict, *, width: int) -> None:
+    """One precision/recall/F1 table: a row per name, with its true/false positive counts."""
+    click.echo(f"{'':{width}}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
+    for name, v in rows.items():
+        click.echo(f"{name:{width}}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
+                   f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
+
+
 @click.group(name="eval")
 def eval_group() -> None:
     """Measure extraction quality on annotated data."""
@@ -62,10 +70,7 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model
         return
     click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.gold} gold spans "
                "(Generic excluded), exact spans")
-    click.echo(f"{'':9}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
-    for name, v in rows.items():
-        click.echo(f"{name:9}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
-                   f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
+    _echo_prf(rows, width=9)
 
 
 @eval_group.command()
@@ -96,10 +101,7 @@ def relations(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mo
         return
     click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.overall.tp + s.overall.fn} "
                "gold relations, both arguments on gold token boundaries and the type right")
-    click.echo(f"{'':14}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
-    for name, v in rows.items():
-        click.echo(f"{name.lower():14}{v.precision:>10.3f}{v.recall:>8.3f}{v.f1:>7.3f}"
-                   f"{v.tp:>6}{v.fp:>6}{v.fn:>6}")
+    _echo_prf({k.lower(): v for k, v in rows.items()}, width=14)
 
 
 @eval_group.command()
