@@ -31,6 +31,22 @@ def _preds(path: Path) -> dict[str, dict]:
     return {str(r["id"]): r for r in read_jsonl(path)}
 
 
+def _scierc_gold_and_preds(path: Path, pred: Path | None, lexicons: tuple[Path, ...],
+                           span_model: str | None) -> tuple[list[dict], dict[str, dict]]:
+    """A SciERC file's documents and the predictions to score: ``--pred``'s, or extracted now."""
+    from extractors.evaluation import read_jsonl, scierc_papers  # see _preds
+
+    gold = read_jsonl(path)
+    preds = _preds(pred) if pred else extract_predictions(scierc_papers(gold), lexicons, span_model)
+    return gold, preds
+
+
+def _prf_json(rows: dict) -> dict[str, list[float]]:
+    """Each row's precision, recall and F1, rounded to 3 places, for ``--json``."""
+    return {k: [round(v.precision, 3), round(v.recall, 3), round(v.f1, 3)]
+            for k, v in rows.items()}
+
+
 def _echo_prf(rows: dict, *, width: int) -> None:
     """One precision/recall/F1 table: a row per name, with its true/false positive counts."""
     click.echo(f"{'':{width}}{'precision':>10}{'recall':>8}{'F1':>7}{'tp':>6}{'fp':>6}{'fn':>6}")
@@ -57,16 +73,12 @@ def scierc(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_model
     Mentions typed "generic" are ignored; a mention counts only if it starts and ends on
     gold token boundaries. Typed scores also require the type (ours mapped to SciERC's).
     """
-    from extractors.evaluation import read_jsonl, scierc_papers, score_scierc  # see _preds
+    from extractors.evaluation import score_scierc  # see _preds
 
-    gold = read_jsonl(path)
-    preds = _preds(pred) if pred else extract_predictions(scierc_papers(gold), lexicons, span_model)
-    s = score_scierc(gold, preds)
+    s = score_scierc(*_scierc_gold_and_preds(path, pred, lexicons, span_model))
     rows = {"untyped": s.untyped, "typed": s.typed}
     if as_json:
-        click.echo(json.dumps({k: [round(v.precision, 3), round(v.recall, 3), round(v.f1, 3)]
-                               for k, v in rows.items()}
-                              | {"documents": s.documents, "gold_spans": s.gold}))
+        click.echo(json.dumps(_prf_json(rows) | {"documents": s.documents, "gold_spans": s.gold}))
         return
     click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.gold} gold spans "
                "(Generic excluded), exact spans")
@@ -87,21 +99,18 @@ def relations(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mo
     its type matches; COMPARE and CONJUNCTION count either way round; gold arguments
     include Generic spans (SciERC's "Rel" setting, as the official scorer's relscore).
     """
-    from extractors.evaluation import read_jsonl, scierc_papers, score_relations  # see _preds
+    from extractors.evaluation import score_relations  # see _preds
 
-    gold = read_jsonl(path)
-    preds = _preds(pred) if pred else extract_predictions(scierc_papers(gold), lexicons, span_model)
-    s = score_relations(gold, preds)
-    rows = {"overall": s.overall, **s.by_type}
+    s = score_relations(*_scierc_gold_and_preds(path, pred, lexicons, span_model))
+    rows = {k.lower(): v for k, v in {"overall": s.overall, **s.by_type}.items()}
     if as_json:
-        click.echo(json.dumps({k.lower(): [round(v.precision, 3), round(v.recall, 3),
-                                           round(v.f1, 3)] for k, v in rows.items()}
+        click.echo(json.dumps(_prf_json(rows)
                               | {"documents": s.documents, "gold": s.overall.tp + s.overall.fn,
                                  "predicted": s.overall.tp + s.overall.fp}))
         return
     click.echo(f"SciERC {path.name}: {s.documents} abstracts, {s.overall.tp + s.overall.fn} "
                "gold relations, both arguments on gold token boundaries and the type right")
-    _echo_prf({k.lower(): v for k, v in rows.items()}, width=14)
+    _echo_prf(rows, width=14)
 
 
 @eval_group.command()
