@@ -97,14 +97,15 @@ class Graph:
 
         return open_rdflib_graph(self.out)
 
-    def networkx(self, *, links: bool = True) -> nx.DiGraph:
+    def networkx(self, *, links: bool = True, relations: bool = False) -> nx.DiGraph:
         """The paper–concept graph as a networkx ``DiGraph`` (:func:`kg.stores.graph.to_networkx`).
 
-        ``links=False`` leaves out the paper–paper ``shares`` edges.
+        ``links=False`` leaves out the paper–paper ``shares`` edges; ``relations=True`` gives
+        a ``MultiDiGraph`` with the relations between concepts too (the GraphML export).
         """
         from kg.stores.graph import to_networkx
 
-        return to_networkx(self.model, links=links)
+        return to_networkx(self.model, links=links, relations=relations)
 
     def rows(self) -> list[dict]:
         """One row per paper–concept link, as the CSV export (``pandas.DataFrame(g.rows())``)."""

@@ -60,6 +60,27 @@ def test_graphml_round_trip_in_networkx_keeps_broader_directed(graphml_file, exa
     assert all(a.startswith("paper:") and b.startswith("concept:") for a, b in mentions)
 
 
+def test_graphml_has_the_relations_between_concepts_as_the_other_exports(graphml_file,
+                                                                         example_kg):
+    g = nx.read_graphml(graphml_file)
+    relations = {(d["type"], a, b): d for a, b, d in g.edges(data=True)
+                 if d["kind"] == "relation"}
+    # every relation edge of the model, directed as in the model (and in relations.csv,
+    # RDF and Bolt): head -> tail, symmetric types from the smaller concept id
+    assert set(relations) == {(t, f"concept:{h}", f"concept:{e}")
+                              for t, h, e in example_kg.relation_edges}
+    assert len(relations) > 20
+    for (t, h, e), edge in example_kg.relation_edges.items():
+        d = relations[(t, f"concept:{h}", f"concept:{e}")]
+        assert d["count"] == edge.count and d["papers"] == "; ".join(edge.papers)
+        assert d["evidence"] == edge.evidence[edge.papers[0]]
+        assert d["symmetric"] == (t in ("compare", "conjunction"))
+    # a relation between two concepts that broader also joins is a second edge, not lost
+    both = {(h, e) for _, h, e in relations} & _broader_pairs(example_kg)
+    assert both  # the example has some (e.g. circulant permutation used-for MinHash)
+    assert all(g.has_edge(h, e, "broader") for h, e in both)
+
+
 def test_graphml_round_trip_in_igraph_keeps_broader_directed(graphml_file, example_kg):
     igraph = pytest.importorskip("igraph", reason="python-igraph is not installed "
                                                   "(pip install '.[test]')")
@@ -71,6 +92,10 @@ def test_graphml_round_trip_in_igraph_keeps_broader_directed(graphml_file, examp
     assert set(g.vs["type"]) >= {"paper", "method"} and all(g.vs["label"])
     broader = {(names[e.source], names[e.target]) for e in g.es if e["kind"] == "broader"}
     assert broader == _broader_pairs(example_kg)
+    used_for = {(names[e.source], names[e.target]) for e in g.es
+                if e["kind"] == "relation" and e["type"] == "used-for"}
+    assert used_for == {(f"concept:{h}", f"concept:{e}")
+                        for t, h, e in example_kg.relation_edges if t == "used-for"}
 
 
 # -- neo4j-admin CSV ----------------------------------------------------------------------

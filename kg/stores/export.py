@@ -3,16 +3,20 @@
 RDF formats are written from the Oxigraph store, triples sorted so the same
 build gives the same bytes; JSON-LD is compact, with the shipped ``@context``
 (:mod:`kg.stores.jsonld`). GraphML is the directed networkx view
-(:func:`kg.stores.graph.to_networkx`: paper and concept nodes with ``kind``, ``label``
-and ``type``; ``mentions``, ``broader`` (narrower → broader) and ``shares`` edges; list
-attributes are joined with ``"; "`` and missing values left out, as GraphML has no null
-or list type). ``neo4j-csv`` is a folder for ``neo4j-admin database import``
+(:func:`kg.stores.graph.to_networkx` with ``relations=True``: paper and concept nodes
+with ``kind``, ``label`` and ``type``; ``mentions``, ``broader`` (narrower → broader),
+``shares`` and ``relation`` edges (head → tail, ``type`` ``used-for`` …, ``count``,
+``papers``, one ``evidence`` sentence), each edge's GraphML id its kind or relation type;
+list attributes are joined with ``"; "`` and missing values left out, as GraphML has no
+null or list type). ``neo4j-csv`` is a folder for ``neo4j-admin database import``
 (:mod:`kg.stores.neo4j_csv`). CSV is one table with a row per paper–concept link:
 
 ``paper_id, paper_title, year, venue, concept_id, concept_label, concept_type,
 mentions, evidence``
 
-(``evidence`` is the first sentence of the paper that mentions the concept).
+(``evidence`` is the first sentence of the paper that mentions the concept). It holds
+the paper–concept links only: the relations between concepts are in the RDF formats,
+GraphML and ``neo4j-csv`` (``relations.csv``).
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ def _graphml(out: str | Path, stream: BinaryIO) -> None:
 
     from kg.stores.graph import to_networkx
 
-    g = to_networkx(load_model(Path(out)))
+    g = to_networkx(load_model(Path(out)), relations=True)
     for _, attrs in list(g.nodes(data=True)) + [(None, d) for *_, d in g.edges(data=True)]:
         for k in [k for k, v in attrs.items() if v is None]:
             del attrs[k]

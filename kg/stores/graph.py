@@ -8,7 +8,9 @@ inverse document frequency ``log(N / df)`` so that a rare shared concept
 
 The graph is directed so that ``broader`` keeps its meaning (narrower → broader);
 ``mentions`` go paper → concept and ``shares`` from the smaller paper id to the
-larger (read it as undirected: ``g.to_undirected()``).
+larger (read it as undirected: ``g.to_undirected()``). With ``relations=True`` it is a
+``MultiDiGraph`` that also holds the concept–concept relations (``used-for`` …), which may
+join the same two concepts as ``broader`` or as another relation type.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 
-from kg.core.model import KnowledgeGraph
+from kg.core.model import SYMMETRIC_RELATION_TYPES, KnowledgeGraph
 
 __all__ = ["concept_node", "paper_link_count", "paper_links", "paper_node", "to_networkx"]
 
@@ -106,13 +108,22 @@ def paper_link_count(kg: KnowledgeGraph) -> int:
     return total // 2  # each pair counted from both ends
 
 
-def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.DiGraph:
+def to_networkx(kg: KnowledgeGraph, *, links: bool = True,
+                relations: bool = False) -> nx.DiGraph:
     """Build the directed paper–concept graph (``kind`` tells node and edge kinds).
 
     Every node has ``kind`` (``paper`` or ``concept``), ``label`` (a paper's title, a
     concept's preferred label) and ``type`` (``paper``, or the concept's type). No
     attribute is called ``id`` (igraph and GraphML readers keep that name for
     themselves): the node id is ``paper:ID`` or ``concept:ID``.
+
+    ``relations=True`` gives a ``networkx.MultiDiGraph`` (two concepts may be joined by
+    ``broader`` and by relations of several types) keyed by edge kind, with one more kind:
+    ``relation`` edges, keyed and typed by the relation type (``used-for`` …), from head to
+    tail in SciERC's direction as :attr:`~kg.core.model.KnowledgeGraph.relation_edges` reads
+    them, with ``count`` (sentences stating it), ``papers`` (their ids), ``evidence`` (the
+    first such paper's sentence) and ``symmetric`` (``compare`` and ``conjunction``: one edge
+    from the smaller concept id, to read either way).
 
     Examples
     --------
@@ -124,6 +135,17 @@ def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.DiGraph:
     [('concept:gnn', 'concept:nn', 'broader')]
     >>> g.nodes["concept:gnn"]["label"], g.nodes["concept:gnn"]["type"]
     ('graph neural network', 'method')
+    >>> from kg.core.model import Relation
+    >>> kg = KnowledgeGraph(concepts={
+    ...     "gnn": Concept("gnn", "graph neural network", "method", broader=["nn"]),
+    ...     "nn": Concept("nn", "neural network", "method")}, relations=[
+    ...     Relation("p", "hyponym-of", "abstract", 0, 4, "GNNs", 9, 11, "NN", "GNNs are NN.",
+    ...              "model", head_concept="gnn", tail_concept="nn")])
+    >>> sorted(to_networkx(kg, relations=True).edges(keys=True))
+    [('concept:gnn', 'concept:nn', 'broader'), ('concept:gnn', 'concept:nn', 'hyponym-of')]
+    >>> to_networkx(kg, relations=True).edges["concept:gnn", "concept:nn", "hyponym-of"]
+    {'kind': 'relation', 'type': 'hyponym-of', 'count': 1, 'papers': ['p'], \
+'evidence': 'GNNs are NN.', 'symmetric': False}
     """
     g = nx.DiGraph()
     for p in kg.papers.values():
@@ -144,4 +166,14 @@ def to_networkx(kg: KnowledgeGraph, *, links: bool = True) -> nx.DiGraph:
     if links:
         for (a, b), (w, shared) in paper_links(kg).items():
             g.add_edge(paper_node(a), paper_node(b), kind="shares", weight=w, shared=shared)
-    return g
+    if not relations:
+        return g
+    multi = nx.MultiDiGraph()
+    multi.add_nodes_from(g.nodes(data=True))
+    multi.add_edges_from((a, b, d["kind"], d) for a, b, d in g.edges(data=True))
+    for e in kg.relation_edges.values():
+        multi.add_edge(concept_node(e.head), concept_node(e.tail), e.type, kind="relation",
+                       type=e.type, count=e.count, papers=e.papers,
+                       evidence=next(iter(e.evidence.values())),
+                       symmetric=e.type in SYMMETRIC_RELATION_TYPES)
+    return multi
