@@ -31,9 +31,17 @@ __all__ = ["concept_path", "concepts", "cooccurring", "paper", "papers_for_conce
 
 
 def _allowed(engine: Engine, year: int | None, since: int | None, until: int | None,
-             venue: str | None) -> set[str] | None:
-    """The papers the time and venue filters keep (``None``: every paper)."""
-    return paper_filter(year, since, until, venue).papers(engine)
+             venue: str | None,
+             meta: dict[str, tuple[int | None, str | None]] | None = None) -> set[str] | None:
+    """The papers the time and venue filters keep (``None``: every paper).
+
+    ``meta`` is :meth:`~queries.engine.Engine.paper_meta` when the question has read it
+    already (it is not read twice).
+    """
+    keep = paper_filter(year, since, until, venue)
+    if meta is None or not keep.active:
+        return keep.papers(engine)
+    return {p for p, (y, v) in meta.items() if keep.allows(y, v)}
 
 
 def topic(source: Any, text: str) -> dict:
@@ -99,17 +107,19 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
     engine = engine_for(source)
     table = engine.concept_table()
     res = resolve(engine, text, table=table)
-    allowed = _allowed(engine, year, since, until, venue)
-    if res.how == "text":
-        return _text_rows(engine, res, allowed)
+    if res.how == "text":  # the rows need every paper's year and venue: read them once
+        years = engine.paper_meta()
+        return _text_rows(engine, res, _allowed(engine, year, since, until, venue, years),
+                          years)
+    keep = paper_filter(year, since, until, venue)
     ids = sorted(res.members) if narrower else sorted(res.taken)
-    links, meta = engine.concept_links(ids)
+    links, meta = engine.concept_links(ids)  # with each linked paper's year and venue
     salience = engine.salience(concept_ids=ids)
     rows: dict[str, dict] = {}
     first: dict[str, int] = {}
     for link in links:
         m = meta.get(link.paper)
-        if m is None or (allowed is not None and link.paper not in allowed):
+        if m is None or not keep.allows(m["year"], m["venue"]):
             continue  # a link without its paper's title is not a paper row
         row = rows.get(link.paper)
         if row is None:
@@ -130,15 +140,18 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
     return sorted(rows.values(), key=lambda r: (not r["about"], -r["mentions"], r["id"]))
 
 
-def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None) -> list[dict]:
-    """The rows of a topic resolved by text: the papers that say the words."""
+def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None,
+               meta: dict[str, tuple[int | None, str | None]]) -> list[dict]:
+    """The rows of a topic resolved by text: the papers that say the words (``meta``: the
+    papers' year and venue, :meth:`~queries.engine.Engine.paper_meta`)."""
     ids = sorted(p for p in res.matches if allowed is None or p in allowed)
-    titles, meta = engine.titles(ids), engine.paper_meta()
-    rows: list[dict] = [{"id": p, "title": titles.get(p, ""), "year": meta.get(p, (None, None))[0],
-             "venue": meta.get(p, (None, None))[1], "about": False, "salience": 0.0,
-             "mentions": res.matches[p].times,
-             "concepts": [], "evidence": res.matches[p].sentence, "topic": "text"}
-            for p in ids]
+    titles = engine.titles(ids)
+    rows: list[dict] = []
+    for p in ids:
+        year, venue = meta.get(p, (None, None))
+        rows.append({"id": p, "title": titles.get(p, ""), "year": year, "venue": venue,
+                     "about": False, "salience": 0.0, "mentions": res.matches[p].times,
+                     "concepts": [], "evidence": res.matches[p].sentence, "topic": "text"})
     return sorted(rows, key=lambda r: (-r["mentions"], r["id"]))
 
 
