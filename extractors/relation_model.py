@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from extractors.relation_args import ArgumentModel
 from extractors.relations import WORD, Candidate
 from kg.core.model import RELATION_TYPES, SYMMETRIC_RELATION_TYPES
 
@@ -128,9 +129,15 @@ class RelationModel:
         ``(len(features) + 1, len(CLASSES))``; the last row is the bias.
     threshold : float
         Least probability of the best relation class for a pair to be reported.
+    arguments : ArgumentModel, optional
+        The classifier that picks the relation arguments of a text among its own
+        candidates (:mod:`extractors.relation_args`); without it, the arguments are the
+        span model's spans and the mentions (:func:`extractors.relations.candidates`).
     """
 
-    def __init__(self, features: Sequence[str], weights: np.ndarray, threshold: float = 0.5):
+    def __init__(self, features: Sequence[str], weights: np.ndarray, threshold: float = 0.5,
+                 arguments: ArgumentModel | None = None):
+        self.arguments = arguments
         self.index = {f: i for i, f in enumerate(features)}
         # one more row of zeros: the weights of an unknown feature
         weights = np.asarray(weights, dtype=np.float32)
@@ -171,8 +178,11 @@ class RelationModel:
         return out
 
     def save(self, folder: Path) -> None:
-        """Write ``features.json`` and ``weights.npy`` into ``folder``."""
+        """Write ``features.json`` and ``weights.npy`` (and the argument model's files)
+        into ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
+        if self.arguments is not None:
+            self.arguments.save(folder)
         names = sorted(self.index, key=self.index.__getitem__)
         (folder / "features.json").write_text(json.dumps(
             {"classes": [c and list(c) for c in CLASSES], "threshold": self.threshold,
@@ -184,7 +194,7 @@ class RelationModel:
         """Read a model written by :meth:`save`."""
         meta = json.loads((folder / "features.json").read_text())
         weights = np.load(folder / "weights.npy").astype(np.float32)
-        return cls(meta["features"], weights, meta["threshold"])
+        return cls(meta["features"], weights, meta["threshold"], ArgumentModel.load(folder))
 
 
 @functools.lru_cache(maxsize=1)

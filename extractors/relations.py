@@ -98,13 +98,18 @@ def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int
     spans : iterable of (start, end, type)
         The span model's terms (Generic ones included).
     mentions : iterable of (start, end, type)
-        The pipeline's mentions, used where no model term overlaps them.
+        The pipeline's mentions, used where no model term overlaps them (unless the
+        relation model has an argument model: then it picks the arguments).
     model : RelationModel, optional
-        The statistical relation model; ``None`` uses the pattern layer only.
+        The statistical relation model; ``None`` uses the pattern layer only. When it
+        carries an argument model (:mod:`extractors.relation_args`), the arguments are
+        the spans that one picks among its own candidates of the text.
     patterns : bool
         Add the pattern layer's relations (the model's win where both speak).
     """
-    cands = candidates(spans, mentions)
+    arguments = getattr(model, "arguments", None)
+    cands = arguments.arguments(text, spans) if arguments is not None \
+        else candidates(spans, mentions)
     starts = [c.start for c in cands]
     sentences = []
     for sa, sb in sents:

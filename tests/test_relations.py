@@ -1,5 +1,6 @@
 """Relation extraction: SciERC-typed relations between two spans of one sentence."""
 
+import copy
 import json
 import subprocess
 import sys
@@ -7,6 +8,8 @@ import sys
 import pytest
 
 from extractors.pipeline import extract_corpus
+from extractors.relation_model import RelationModel, load_relation_model
+from extractors.span_model import predict_spans
 from kg.core.model import RELATION_TYPES, Paper
 from tests.conftest import EXAMPLE, ROOT, SHARED_DATA
 
@@ -96,3 +99,32 @@ def test_kg_eval_relations_agrees_with_the_official_scorer():
     ours = json.loads(_kg_eval_relations("--json"))
     assert official["relations"] == ours["overall"]
     assert (official["gold"], official["predicted"]) == (ours["gold"], ours["predicted"])
+
+
+PRONOUN = Paper("c", "", "We propose a new parsing algorithm. It is used for machine translation.")
+
+
+def test_argument_model_finds_arguments_the_span_model_misses():
+    # SciERC counts "It" (Generic) as an argument; the span model does not find it, the
+    # argument model's candidates (pronouns, split spans, noun-phrase suffixes) do
+    found = {(r.head_text, r.type, r.tail_text) for r in extract_corpus([PRONOUN]).relations}
+    assert ("It", "used-for", "machine translation") in found
+    plain = copy.copy(load_relation_model())
+    plain.arguments = None  # the span model's spans and the mentions only
+    before = extract_corpus([PRONOUN], relation_model=plain).relations
+    assert all("It" not in (r.head_text, r.tail_text) for r in before)
+
+
+def test_relation_model_with_arguments_saves_and_loads(tmp_path):
+    shipped = load_relation_model()
+    assert shipped is not None and shipped.arguments is not None
+    shipped.save(tmp_path)
+    again = RelationModel.load(tmp_path)
+    assert again.arguments is not None
+    assert (again.threshold, again.arguments.threshold) == (
+        shipped.threshold, shipped.arguments.threshold)
+    text = PRONOUN.abstract
+    spans = next(predict_spans([text]))
+    assert again.arguments.arguments(text, spans) == shipped.arguments.arguments(text, spans)
+    assert [c for c in again.arguments.arguments(text, spans)
+            if text[c.start:c.end] == "It"] != []
