@@ -1,10 +1,14 @@
 """Relations between two spans of one sentence, in SciERC's seven types.
 
-Candidate arguments are the span model's terms (its Generic spans too: "our method
-is used for X" is a relation in SciERC) and the pipeline's mentions where no model term
-overlaps them. Every pair of candidates in one sentence is read by the statistical
-relation model (:mod:`extractors.relation_model`, when its weights are installed) and,
-for adjacent pairs, by the pattern layer (:mod:`extractors.relation_patterns`).
+Candidate arguments are picked by the relation model's argument model
+(:mod:`extractors.relation_args`) among the text's own candidate spans: the span model's
+terms (its Generic spans too: "our method is used for X" is a relation in SciERC),
+pronouns ("it is used for X"), parts of the span model's terms and noun-phrase-like runs
+of words. Without it (or without a relation model) they are the span model's terms and
+the pipeline's mentions where no model term overlaps them (:func:`candidates`). Every
+pair of candidates in one sentence is read by the statistical relation model
+(:mod:`extractors.relation_model`, when its weights are installed) and, for adjacent
+pairs, by the pattern layer (:mod:`extractors.relation_patterns`).
 
 Examples
 --------
