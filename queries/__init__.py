@@ -43,7 +43,8 @@ from queries.trends import trends
 
 __all__ = ["ENGINES", "QUESTIONS", "bridges", "concept_path", "concepts", "cooccurring",
            "engine_for", "evaluations", "methods_for", "open_engine", "paper",
-           "papers_for_concept", "related_papers", "relations", "run", "stats", "topic", "trends"]
+           "papers_for_concept", "related_papers", "relations", "run", "run_on", "stats", "topic",
+           "trends"]
 
 #: every question by name (``run``, the CLI and the differential test use this table)
 QUESTIONS = {f.__name__: f for f in (papers_for_concept, concepts, paper, related_papers,
@@ -61,7 +62,22 @@ def run(engine: str, out: str | Path, question: str, *args: Any, **kwargs: Any) 
     """
     if question not in QUESTIONS:
         raise ValueError(f"unknown question {question!r}; choose from {', '.join(QUESTIONS)}")
-    source = open_engine(engine, out)
+    return run_on(open_engine(engine, out), question, *args, **kwargs)
+
+
+def run_on(source: Any, question: str, *args: Any, **kwargs: Any) -> Any:
+    """Answer ``question(*args, **kwargs)`` from ``source`` (an engine :func:`open_engine`
+    opened, or what :func:`engine_for` takes); a Bolt graph that is not as ``kg push`` writes
+    it is one :class:`~kg.core.errors.StoreError`.
+
+    Examples
+    --------
+    >>> from kg.core.model import KnowledgeGraph
+    >>> run_on(KnowledgeGraph(), "stats")["papers"]
+    0
+    """
+    if question not in QUESTIONS:
+        raise ValueError(f"unknown question {question!r}; choose from {', '.join(QUESTIONS)}")
     try:
         return QUESTIONS[question](source, *args, **kwargs)
     except (TypeError, KeyError, ValueError, AttributeError) as e:

@@ -14,13 +14,13 @@ import click
 from kg.cli.options import (
     OutFirst,
     after_out,
+    ask,
     engine_option,
     filter_options,
     format_option,
     out_argument,
 )
 from kg.core.output import one_line
-from queries import run
 from queries.bridging import DEFAULT_HUB_SHARE, HUB_MIN_PAPERS
 
 __all__ = ["COMMANDS", "CSV_COLUMNS", "WIDTH", "bridge", "csv_rows", "path_text", "write_table"]
@@ -151,7 +151,7 @@ def bridge(out: Path, topic_a: str, topic_b: str, engine: str, limit: int, hub_s
     ("connectors", hubs left out) are listed with a path. Only the concepts a paper is
     about (its best concepts by salience) count, unless --all-mentions.
     """
-    result = run(engine, out, "bridges", topic_a, topic_b, limit=limit, hub_share=hub_share,
+    result = ask(engine, out, "bridges", topic_a, topic_b, limit=limit, hub_share=hub_share,
                  all_mentions=all_mentions, **filters)
     for key in ("a", "b"):
         click.echo(f"topic {key.upper()}: {_clean(result[key]['note'])}", err=True)

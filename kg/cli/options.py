@@ -21,7 +21,8 @@ from kg.core.output import FORMATS
 from queries.engines import ENGINES
 
 __all__ = [
-    "DEFAULT_OUT", "QUERY_TIMEOUT", "OutFirst", "after_out", "emit", "engine_option",
+    "DEFAULT_OUT", "QUERY_TIMEOUT", "OutFirst", "after_out", "ask", "bounded", "emit",
+    "engine_option",
     "filter_options", "format_option", "lexicon_option", "out_argument", "span_model_choice",
     "span_model_option", "table_width", "timeout_option",
 ]
@@ -114,9 +115,67 @@ def table_width() -> int | None:
                               full=bool(meta.get("kg_table_full")))
 
 
-engine_option = click.option(
+#: Seconds a raw query (``kg sparql``, ``kg cypher``) or a question command may run by default.
+QUERY_TIMEOUT = 60.0
+
+_engine = click.option(
     "--engine", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)), show_default=True,
     help="Query engine: " + "; ".join(f"{name}: {e.help}" for name, e in ENGINES.items()) + ".")
+
+
+def _question_timeout(ctx: click.Context, param: click.Parameter, value: float) -> None:
+    ctx.meta["kg_timeout"] = value
+
+
+def engine_option(f: Callable) -> Callable:
+    """``--engine`` and ``--timeout``, the options of every question command.
+
+    The command asks its questions with :func:`ask`, which stops them at ``--timeout``.
+    """
+    f = click.option("--timeout", type=click.FloatRange(min=0), default=QUERY_TIMEOUT,
+                     show_default=True, metavar="SECONDS", expose_value=False,
+                     callback=_question_timeout,
+                     help="Stop after this many seconds (0: no limit); Ctrl-C stops at once.")(f)
+    return _engine(f)
+
+
+def bounded(call: Callable[[], Any]) -> Any:
+    """``call()`` within the command's ``--timeout``, or one error line (and on Ctrl-C at once).
+
+    Every call of one command shares the same ``--timeout``: it counts from the first.
+    """
+    import time
+
+    from kg.core.bounded import QueryTimeout, run_bounded
+    from kg.core.errors import Messages
+
+    meta = click.get_current_context().meta
+    limit = meta.get("kg_timeout", QUERY_TIMEOUT)
+    deadline = meta.setdefault("kg_deadline", time.monotonic() + limit) if limit else None
+    late = QueryTimeout(Messages.QUESTION_TIMEOUT.format(seconds=f"{limit:g}"))
+    try:
+        answer = run_bounded(call, None if deadline is None
+                             else max(deadline - time.monotonic(), 0.0))
+    except QueryTimeout:
+        raise late from None
+    if deadline is not None and time.monotonic() > deadline:  # done, but after the limit
+        raise late
+    return answer
+
+
+def ask(engine: str, out: Path, question: str, *args: Any, **kwargs: Any) -> Any:
+    """Answer ``question`` with ``engine`` over ``out`` (:func:`queries.run`) within the
+    command's ``--timeout``; the engine is opened once per command, outside the limit (the
+    Cypher engine may start the local server first)."""
+    from queries import open_engine, run_on
+
+    engines = click.get_current_context().meta.setdefault("kg_engines", {})
+    if (engine, out) not in engines:
+        engines[(engine, out)] = open_engine(engine, out)
+    source = engines[(engine, out)]
+    return bounded(lambda: run_on(source, question, *args, **kwargs))
+
+
 _FILTERS = [
     click.option("--year", type=int, default=None, help="Only papers of this year."),
     click.option("--since", type=int, default=None, metavar="YEAR",
@@ -167,9 +226,6 @@ def span_model_choice(value: str | None) -> bool | Path:
         return True
     return False if value.lower() == "none" else Path(value)
 
-
-#: Seconds a raw query (``kg sparql``, ``kg cypher``) may run by default.
-QUERY_TIMEOUT = 60.0
 
 timeout_option = click.option(
     "--timeout", type=click.FloatRange(min=0), default=QUERY_TIMEOUT, show_default=True,

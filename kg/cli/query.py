@@ -12,6 +12,8 @@ import click
 from kg.cli.options import (
     OutFirst,
     after_out,
+    ask,
+    bounded,
     emit,
     engine_option,
     filter_options,
@@ -21,14 +23,13 @@ from kg.cli.options import (
 )
 from kg.core.model import CONCEPT_TYPES
 from kg.core.output import one_line
-from queries import run
 
 __all__ = ["COMMANDS", "concepts", "paper", "papers", "say_topic", "trends"]
 
 
 def say_topic(engine: str, out: Path, text: str) -> None:
     """Say on stderr how the topic ``text`` was resolved (concept, family or text)."""
-    click.echo(one_line(f"topic {run(engine, out, 'topic', text)['note']}"), err=True)
+    click.echo(one_line(f"topic {ask(engine, out, 'topic', text)['note']}"), err=True)
 
 
 @click.command(cls=OutFirst)
@@ -48,15 +49,17 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
         from kg.stores.out import load_model  # stores inside commands (see kg.cli)
         from queries.filters import paper_filter
 
-        kg = load_model(out)
-        keep = paper_filter(**filters)
-        rows = [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
-                 "concepts": len(kg.paper_concepts.get(p.id, ()))}
-                for p in sorted(kg.papers.values(), key=lambda p: p.id)
-                if keep.allows(p.year, p.venue)]
-        emit(rows, ["id", "title", "year", "venue", "concepts"], fmt)
+        def listing() -> list[dict]:
+            kg = load_model(out)
+            keep = paper_filter(**filters)
+            return [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
+                     "concepts": len(kg.paper_concepts.get(p.id, ()))}
+                    for p in sorted(kg.papers.values(), key=lambda p: p.id)
+                    if keep.allows(p.year, p.venue)]
+
+        emit(bounded(listing), ["id", "title", "year", "venue", "concepts"], fmt)
         return
-    rows = run(engine, out, "papers_for_concept", concept, narrower=not exact, **filters)
+    rows = ask(engine, out, "papers_for_concept", concept, narrower=not exact, **filters)
     say_topic(engine, out, concept)
     if fmt != "json":  # a word in tables and CSV: the paper is about the topic or mentions it
         rows = [{**r, "about": "about" if r["about"] else "mentions"} for r in rows]
@@ -71,7 +74,7 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
 @format_option
 def concepts(out: Path, ctype: str | None, engine: str, fmt: str, filters: dict) -> None:
     """List the concepts in OUT with their paper counts (among the papers filtered)."""
-    emit(run(engine, out, "concepts", type=ctype, **filters),
+    emit(ask(engine, out, "concepts", type=ctype, **filters),
          ["label", "type", "papers", "aliases", "broader"], fmt)
 
 
@@ -87,7 +90,7 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
     Each concept has its salience (0 to 1) and whether the paper is about it (its best
     concepts) or merely mentions it; the concepts it is about come first.
     """
-    row = run(engine, out, "paper", paper_id)
+    row = ask(engine, out, "paper", paper_id)
     if fmt == "json":
         json.dump(row, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -124,7 +127,7 @@ def paper(out: Path, paper_id: str, engine: str, fmt: str) -> None:
 def trends(out: Path, start: int | None, end: int | None, min_papers: int, limit: int,
            venue: str | None, engine: str, fmt: str) -> None:
     """Concepts rising and falling from one year to another (share of each year's papers)."""
-    result = run(engine, out, "trends", start=start, end=end, min_papers=min_papers,
+    result = ask(engine, out, "trends", start=start, end=end, min_papers=min_papers,
                  limit=limit, venue=venue)
     for note in result["notes"]:
         click.echo(one_line(f"note: {note}"), err=True)

@@ -6,9 +6,16 @@ from pathlib import Path
 
 import click
 
-from kg.cli.options import OutFirst, after_out, emit, engine_option, format_option, out_argument
+from kg.cli.options import (
+    OutFirst,
+    after_out,
+    ask,
+    emit,
+    engine_option,
+    format_option,
+    out_argument,
+)
 from kg.core.model import CONCEPT_TYPES, RELATION_TYPES
-from queries import run
 from queries.relations import DIRECTIONS
 
 __all__ = ["COLUMNS", "COMMANDS", "evaluations", "methods", "relations"]
@@ -42,7 +49,7 @@ def relations(out: Path, concept: str, rtype: tuple[str, ...], direction: str,
     CONCEPT is a concept's label, alias or acronym. Rows read "head relation tail" in
     SciERC's direction (GNN used-for node classification), most papers first.
     """
-    rows = run(engine, out, "relations", concept, type=rtype or None, direction=direction,
+    rows = ask(engine, out, "relations", concept, type=rtype or None, direction=direction,
                of_type=of_type or None, narrower=not exact)
     emit(rows, COLUMNS, fmt)
 
@@ -55,7 +62,7 @@ def relations(out: Path, concept: str, rtype: tuple[str, ...], direction: str,
 @format_option
 def methods(out: Path, task: str, exact: bool, engine: str, fmt: str) -> None:
     """Methods used for TASK (the used-for relations that end at it, from a method)."""
-    emit(run(engine, out, "methods_for", task, narrower=not exact), COLUMNS, fmt)
+    emit(ask(engine, out, "methods_for", task, narrower=not exact), COLUMNS, fmt)
 
 
 @click.command(cls=OutFirst)
@@ -66,7 +73,7 @@ def methods(out: Path, task: str, exact: bool, engine: str, fmt: str) -> None:
 @format_option
 def evaluations(out: Path, concept: str, exact: bool, engine: str, fmt: str) -> None:
     """Datasets and metrics that evaluate CONCEPT, a method or a task (evaluate-for)."""
-    emit(run(engine, out, "evaluations", concept, narrower=not exact), COLUMNS, fmt)
+    emit(ask(engine, out, "evaluations", concept, narrower=not exact), COLUMNS, fmt)
 
 
 COMMANDS = [relations, methods, evaluations]

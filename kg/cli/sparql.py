@@ -12,6 +12,7 @@ import click
 from kg.cli.options import (
     OutFirst,
     after_out,
+    ask,
     emit,
     engine_option,
     filter_options,
@@ -25,7 +26,6 @@ from kg.core.bounded import run_bounded
 from kg.core.errors import Messages, QueryError
 from kg.core.files import atomic_write
 from kg.core.output import one_line, redact_uris
-from queries import run
 
 __all__ = ["COMMANDS", "cooccur", "export", "path", "push_sparql", "related", "sparql", "stats"]
 
@@ -97,7 +97,7 @@ def _read_query(path: Path) -> str:
 @format_option
 def related(out: Path, paper_id: str, limit: int, engine: str, fmt: str, filters: dict) -> None:
     """Papers that share concepts with paper ID (rare shared concepts count more)."""
-    emit(run(engine, out, "related_papers", paper_id, limit=limit, **filters),
+    emit(ask(engine, out, "related_papers", paper_id, limit=limit, **filters),
          ["id", "score", "title", "shared"], fmt)
 
 
@@ -113,7 +113,7 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str, filters:
 
     CONCEPT is a topic as in ``kg papers --concept`` (stderr says how it was resolved).
     """
-    rows = run(engine, out, "cooccurring", concept, limit=limit, **filters)
+    rows = ask(engine, out, "cooccurring", concept, limit=limit, **filters)
     say_topic(engine, out, concept)
     emit(rows,
          ["label", "type", "papers", "paper_ids"], fmt)
@@ -128,7 +128,7 @@ def cooccur(out: Path, concept: str, limit: int, engine: str, fmt: str, filters:
 @format_option
 def path(out: Path, a: str, b: str, engine: str, fmt: str, filters: dict) -> None:
     """The shortest path from CONCEPT_A to CONCEPT_B through papers, with evidence."""
-    rows = run(engine, out, "concept_path", a, b, **filters)
+    rows = ask(engine, out, "concept_path", a, b, **filters)
     if fmt == "table" and not rows:
         click.echo("(the two names are the same concept)")
         return
@@ -149,7 +149,7 @@ def path(out: Path, a: str, b: str, engine: str, fmt: str, filters: dict) -> Non
 @format_option
 def stats(out: Path, engine: str, fmt: str, filters: dict) -> None:
     """Counts of papers, concepts (per type) and mentions; the most frequent concepts."""
-    st = run(engine, out, "stats", **filters)
+    st = ask(engine, out, "stats", **filters)
     if fmt == "json":
         json.dump(st, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -138,6 +138,8 @@ class Messages:
     ROWS_CUT = ("kg: note: only the first {limit} rows were read (--limit {limit}); "
                 "--limit 0 reads all")
     QUERY_TIMEOUT = "the query did not finish within {seconds} s (raise --timeout, or add a LIMIT)"
+    QUESTION_TIMEOUT = ("the question did not finish within {seconds} s (raise --timeout, "
+                        "or 0 for no limit)")
     NO_QUERY = "give a query (or --file FILE)"
     ENDPOINT_UNREACHABLE = "cannot reach the SPARQL endpoint {url}: {detail}"
     ENDPOINT_AUTH = "the SPARQL endpoint {url} refused the user name or password (HTTP {status})"
