@@ -229,11 +229,48 @@ def test_stats_on_a_changed_bolt_graph_is_one_line(bolt, example_kg, example_out
         bolt.forget()  # the next load pushes (and replaces) again
 
 
+def _running(out, text: str, *, wait: float = 15.0) -> list[str]:
+    """The queries holding ``text`` that the local server of ``out`` still runs (asked as root
+    through its HTTP API), after waiting up to ``wait`` seconds for them to end."""
+    import time
+
+    import requests
+
+    from kg.stores.bolt_server import load_state
+
+    server = load_state(out)
+    url = f"http://127.0.0.1:{server.http_port}/api/v1/server"
+    deadline = time.monotonic() + wait
+    while True:
+        listed = requests.post(url, json={"command": "list queries"}, auth=server.auth,
+                               timeout=10).json()["result"]
+        running = [q["id"] for q in listed if text in q["text"]]
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.5)
+
+
+def _end(out, ids: list[str]) -> None:
+    import requests
+
+    from kg.stores.bolt_server import load_state
+
+    server = load_state(out)
+    for qid in ids:  # so a failed test leaves no query burning a core
+        requests.post(f"http://127.0.0.1:{server.http_port}/api/v1/server",
+                      json={"command": f"terminate query {qid}"}, auth=server.auth, timeout=10)
+
+
 def test_cypher_timeout_and_ctrl_c(own_cache, example_out):
     own_cache.append(example_out)
     assert _count(example_out) == 19  # the server is up
     line = one_line_error(kg("cypher", SLOW_CYPHER, "--out", example_out, "--timeout", "2"))
     assert "did not finish within 2 s" in line
+    # ArcadeDB ignores Bolt's transaction timeout and goes on when the client leaves: kg ends
+    # the query on the server too (kg.stores.bolt.BoltGraph.cancel)
+    left = _running(example_out, SLOW_CYPHER)
+    _end(example_out, left)
+    assert left == []
     proc = subprocess.Popen([sys.executable, "-m", "kg", "cypher", SLOW_CYPHER, "--out",
                              str(example_out), "--timeout", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -246,6 +283,9 @@ def test_cypher_timeout_and_ctrl_c(own_cache, example_out):
         proc.kill()
     assert proc.returncode == 130
     assert err.strip().splitlines() == ["kg: interrupted; nothing was changed"]
+    left = _running(example_out, SLOW_CYPHER)
+    _end(example_out, left)
+    assert left == []
 
 
 @pytest.mark.parametrize("inherited", [signal.SIG_DFL, signal.SIG_IGN])

@@ -23,7 +23,7 @@ import click
 from click.core import ParameterSource
 
 from kg.cli.options import OutFirst, emit, format_option, out_argument, timeout_option
-from kg.core.bounded import run_bounded
+from kg.core.bounded import QueryTimeout, run_bounded
 from kg.core.errors import CredentialsError, Messages, QueryError, StoreError
 from kg.core.layout import MODEL
 from kg.core.output import redact_uris
@@ -204,7 +204,11 @@ def cypher(query: str, out: Path, uri: str | None, user: str | None, password: s
                 return graph.run_raw(query, values, write=write, timeout=timeout or None,
                                      limit=limit or None)
 
-        columns, rows, more = run_bounded(ask, timeout or None)
+        try:
+            columns, rows, more = run_bounded(ask, timeout or None)
+        except (QueryTimeout, KeyboardInterrupt):
+            graph.cancel()  # the server would go on with it (kg.stores.bolt.BoltGraph.cancel)
+            raise
     emit([_plain(r) for r in rows], columns, fmt)
     if more:
         click.echo(Messages.ROWS_CUT.format(limit=limit), err=True)

@@ -139,10 +139,12 @@ def engine_option(f: Callable) -> Callable:
     return _engine(f)
 
 
-def bounded(call: Callable[[], Any]) -> Any:
+def bounded(call: Callable[[], Any], cancel: Callable[[], object] | None = None) -> Any:
     """``call()`` within the command's ``--timeout``, or one error line (and on Ctrl-C at once).
 
     Every call of one command shares the same ``--timeout``: it counts from the first.
+    ``cancel`` is called when it stops waiting (past the limit, Ctrl-C), to end what the call
+    left running on a server.
     """
     import time
 
@@ -154,10 +156,15 @@ def bounded(call: Callable[[], Any]) -> Any:
     deadline = meta.setdefault("kg_deadline", time.monotonic() + limit) if limit else None
     late = QueryTimeout(Messages.QUESTION_TIMEOUT.format(seconds=f"{limit:g}"))
     try:
-        answer = run_bounded(call, None if deadline is None
-                             else max(deadline - time.monotonic(), 0.0))
-    except QueryTimeout:
-        raise late from None
+        try:
+            answer = run_bounded(call, None if deadline is None
+                                 else max(deadline - time.monotonic(), 0.0))
+        except QueryTimeout:
+            raise late from None
+    except (QueryTimeout, KeyboardInterrupt):
+        if cancel is not None:
+            cancel()
+        raise
     if deadline is not None and time.monotonic() > deadline:  # done, but after the limit
         raise late
     return answer
@@ -173,7 +180,12 @@ def ask(engine: str, out: Path, question: str, *args: Any, **kwargs: Any) -> Any
     if (engine, out) not in engines:
         engines[(engine, out)] = open_engine(engine, out)
     source = engines[(engine, out)]
-    return bounded(lambda: run_on(source, question, *args, **kwargs))
+
+    def cancel() -> None:  # the queries left running on a Bolt server (kg.stores.bolt)
+        for opened in engines.values():
+            getattr(getattr(opened, "graph", None), "cancel", lambda: 0)()
+
+    return bounded(lambda: run_on(source, question, *args, **kwargs), cancel)
 
 
 _FILTERS = [

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +124,44 @@ class BoltGraph:
     uri: str
     #: per-connection cache (the concept index of :mod:`queries.cypher`).
     cache: dict = field(default_factory=dict, repr=False)
+    #: the local server's HTTP address and this connection's credentials, where
+    #: :meth:`cancel` ends the queries still running (``None``: a server of ``--uri``)
+    admin: tuple[str, tuple[str, str]] | None = field(default=None, repr=False)
+    #: a comment ending each query sent to the local server, so :meth:`cancel` finds them
+    mark: str = field(default_factory=lambda: f"kg-{secrets.token_hex(8)}", repr=False)
+
+    def _marked(self, query: str) -> str:
+        # at the end: ArcadeDB reads EXPLAIN and PROFILE from the start of the text
+        return query if self.admin is None else f"{query}\n/* {self.mark} */"
+
+    def cancel(self) -> int:
+        """End the queries of this connection that still run on the local server.
+
+        A query that ``kg`` stopped waiting for (``--timeout``, Ctrl-C) runs on in ArcadeDB:
+        it ignores Bolt's transaction timeout and goes on when the client closes the
+        connection. Its HTTP API lists the running queries and terminates one (a user may
+        end their own). Best effort: returns how many were ended, 0 for a server of
+        ``--uri`` (Neo4j ends a query at its transaction timeout) or when the HTTP API does
+        not answer.
+        """
+        if self.admin is None:
+            return 0
+        import requests
+
+        url, auth = self.admin
+        ended = 0
+        try:
+            listed = requests.post(url, json={"command": "list queries"}, auth=auth,
+                                   timeout=5).json()["result"]
+            for q in listed:
+                qid = str(q.get("id", ""))
+                if self.mark in str(q.get("text", "")) and re.fullmatch(r"[\w.-]+", qid):
+                    requests.post(url, json={"command": f"terminate query {qid}"}, auth=auth,
+                                  timeout=5).raise_for_status()
+                    ended += 1
+        except (requests.RequestException, ValueError, KeyError, TypeError, AttributeError):
+            pass
+        return ended
 
     def run(self, query: str, params: dict | None = None, *, write: bool = False) -> list[dict]:
         """Run ``query`` with ``params`` in a managed transaction; return the rows as dicts.
@@ -137,7 +177,7 @@ class BoltGraph:
         routing = neo4j.RoutingControl.WRITE if write else neo4j.RoutingControl.READ
         with bolt_errors(self.uri, self.database):
             records, _, _ = self.driver.execute_query(
-                query, params or {}, database_=self.database, routing_=routing)
+                self._marked(query), params or {}, database_=self.database, routing_=routing)
         return [r.data() for r in records]
 
     def run_raw(self, query: str, params: dict | None = None, *, write: bool = False,
@@ -157,7 +197,7 @@ class BoltGraph:
         mode = neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS
         with bolt_errors(self.uri, self.database, user_query=True), \
                 self.driver.session(database=self.database, default_access_mode=mode) as session:
-            result = session.run(neo4j.Query(query, timeout=timeout), params or {})
+            result = session.run(neo4j.Query(self._marked(query), timeout=timeout), params or {})
             rows = [r.data() for r in itertools.islice(result, limit)]
             more = limit is not None and result.peek() is not None
             return list(result.keys()), rows, more
@@ -485,6 +525,8 @@ def load_served(server: BoltServer, out: Path, *, progress: bool = False,
         save_state(server, out)
     user, password = server.auth if write else server.read_auth
     graph = connect(server.uri, user=user, password=password, database=server.database)
+    host = server.uri.rpartition("//")[2].rpartition(":")[0]
+    graph.admin = (f"http://{host}:{server.http_port}/api/v1/server", (user, password))
     if write and server.model_sha256 != WRITTEN:
         server.model_sha256 = WRITTEN
         save_state(server, out)
