@@ -149,7 +149,7 @@ def bounded(call: Callable[[], Any], cancel: Callable[[], object] | None = None)
     import time
 
     from kg.core.bounded import QueryTimeout, run_bounded
-    from kg.core.errors import Messages
+    from kg.core.errors import KGError, Messages
 
     meta = click.get_current_context().meta
     limit = meta.get("kg_timeout", QUERY_TIMEOUT)
@@ -161,6 +161,10 @@ def bounded(call: Callable[[], Any], cancel: Callable[[], object] | None = None)
                                  else max(deadline - time.monotonic(), 0.0))
         except QueryTimeout:
             raise late from None
+        except KGError:  # the question's own error line, unless it came after the limit
+            if deadline is not None and time.monotonic() > deadline:
+                raise late from None
+            raise
     except (QueryTimeout, KeyboardInterrupt):
         if cancel is not None:
             cancel()
