@@ -64,7 +64,7 @@ def sample(pid: int, path: Path, every: float = 0.1) -> None:
             time.sleep(every)
 
 
-MARKS: Path = Path("/tmp/kg-bench-phases.jsonl")
+MARKS: Path = Path(f"/tmp/kg-bench-phases-{os.getpid()}.jsonl")  # one per run: runs may overlap
 
 
 def _marked(name: str, fn):
@@ -121,17 +121,17 @@ def phases(samples, marks) -> list[dict]:
     return rows
 
 
-def build_measured(corpus: Path, out: Path) -> tuple[list[dict], float, int]:
+def build_measured(corpus: Path, out: Path) -> tuple[list[dict], float, float, int]:
     from kg.build import build
 
     MARKS.unlink(missing_ok=True)
-    rss_file = Path("/tmp/kg-bench-rss.jsonl")
+    rss_file = Path(f"/tmp/kg-bench-rss-{os.getpid()}.jsonl")
     sampler = subprocess.Popen([sys.executable, __file__, "--sample", str(os.getpid()),
                                 str(rss_file)])
     time.sleep(1)
-    t = time.time()
+    t, cpu = time.time(), _cpu()
     build([corpus], out, page=True)
-    wall = time.time() - t
+    wall, cpu = time.time() - t, _cpu() - cpu
     time.sleep(0.3)
     sampler.terminate()
     sampler.wait()
@@ -142,7 +142,16 @@ def build_measured(corpus: Path, out: Path) -> tuple[list[dict], float, int]:
             samples.append((ts, {int(k): v for k, v in rss.items()}))
     marks = [json.loads(line) for line in MARKS.read_text().splitlines()]
     peak = max(max(r.values()) for ts, r in samples if t <= ts <= t + wall)
-    return phases(samples, marks), wall, peak
+    return phases(samples, marks), wall, cpu, peak
+
+
+def _cpu() -> float:
+    """User + system CPU seconds of this process and of its children that ended (the
+    extraction workers and the writer child; the sampler has not ended yet)."""
+    import resource
+
+    me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _time_v(args: list[str]) -> tuple[float, int]:
@@ -200,6 +209,39 @@ def incremental(corpus: Path, out: Path, rounds: int, papers: int) -> list[dict]
     return rows
 
 
+def model_bytes(out: Path) -> list[dict]:
+    """What the in-memory model of ``OUT/model.json`` holds, per part and per paper
+    (tracemalloc: Python allocations only), with the views a build computes."""
+    import gc
+    import tracemalloc
+
+    from kg.core.model import KnowledgeGraph
+
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    data = json.loads((out / "model.json").read_text(encoding="utf-8"))
+    kg = KnowledgeGraph.from_json(data)
+    del data
+    gc.collect()
+    n = len(kg.papers)
+    rows = []
+    now = tracemalloc.get_traced_memory()[0]
+    rows.append({"part": f"model ({n} papers, {len(kg.mentions)} mentions, "
+                         f"{len(kg.relations)} relations, {len(kg.concepts)} concepts)",
+                 "MB": round((now - base) / 1e6, 1), "bytes/paper": (now - base) // n})
+    for view in ("mentions_by_paper", "paper_concepts", "concept_papers", "first_evidence",
+                 "relation_edges", "relations_by_paper"):
+        before = tracemalloc.get_traced_memory()[0]
+        getattr(kg, view)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+        rows.append({"part": view, "MB": round(grown / 1e6, 1), "bytes/paper": grown // n})
+    total = tracemalloc.get_traced_memory()[0] - base
+    rows.append({"part": "all", "MB": round(total / 1e6, 1), "bytes/paper": total // n})
+    tracemalloc.stop()
+    return rows
+
+
 def table(rows: list[dict]) -> str:
     keys = list(dict.fromkeys(k for r in rows for k in r))
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
@@ -214,6 +256,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--incremental", type=int, default=0, metavar="N")
     ap.add_argument("--no-build", action="store_true", help="measure an existing --out")
+    ap.add_argument("--model-bytes", action="store_true",
+                    help="also the in-memory model's size per part (tracemalloc)")
     ap.add_argument("--sample", nargs=2, metavar=("PID", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.sample:
@@ -229,10 +273,14 @@ def main() -> None:
     if not args.no_build:
         shutil.rmtree(out, ignore_errors=True)
         instrument()
-        rows, wall, peak = build_measured(corpus, out)
+        rows, wall, cpu, peak = build_measured(corpus, out)
         print(table(rows))
-        print(f"\nbuild: {wall:.1f} s, peak RSS (largest process) {peak // 2**20} MB, "
+        print(f"\nbuild: {wall:.1f} s wall, {cpu:.1f} CPU-s (user + sys), "
+              f"peak RSS (largest process) {peak // 2**20} MB, "
               f"OUT {sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.0f} MB")
+    if args.model_bytes:
+        print()
+        print(table(model_bytes(out)))
     print()
     print(table(python_engine_queries(out)))
     if args.incremental:

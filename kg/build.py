@@ -296,15 +296,16 @@ def build(
         if progress:
             print(f"kg: writing {MODEL}, {TURTLE}, {STORE}/" + (f" and {PAGE}" if page else ""),
                   file=sys.stderr, flush=True)
+        previous = out if cache is not None and out.is_dir() else None
+        if cache is not None:  # written first and let go: ~5 KB a paper not held meanwhile
+            text_cache.write(tmp, cache)
+            cache.clear()
         # model.json and the page are written by a forked child on the other core while
         # RDF is written
         files = partial(_write_files, graph, tmp, page=page)
         child = _fork(files)
         try:
-            previous = out if cache is not None and out.is_dir() else None
             n_triples = write_rdf(graph, tmp, previous=previous)
-            if cache is not None:
-                text_cache.write(tmp, cache)
         except BaseException:
             _stop(child)  # its files go with the temporary folder: no need to wait for it
             raise

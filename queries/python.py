@@ -18,7 +18,6 @@ from kg.core.layout import MODEL_DB
 from kg.core.model import KnowledgeGraph, RelationEdge, edge_key
 from kg.core.salience import MENTION_WEIGHT
 from kg.stores.model_index import open_model_index
-from kg.stores.out import load_model
 from queries.concept_table import ConceptTable
 from queries.engine import Engine, Link, PaperLink, Profile
 from queries.python_index import IndexedModelEngine, links_in_text_order
@@ -61,6 +60,9 @@ class PythonEngine:
             return _opened[key]
         con = open_model_index(out)
         if con is None:
+            # pyoxigraph and the RDF writers come with it: only for an OUT of an older build
+            from kg.stores.out import load_model
+
             return cls(load_model(out))
         _opened.clear()  # one folder at a time: a test suite opens hundreds
         engine = _opened[key] = IndexedModelEngine(con, path)

@@ -30,8 +30,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from rapidfuzz import fuzz, process
-
 from kg.core.errors import Messages, NotFoundError
 from kg.core.model import Concept
 from kg.core.text import acronym_key, british_variant, norm_key, plural
@@ -58,6 +56,8 @@ def suggestions(text: str, choices: list[str], limit: int = 3) -> list[str]:
     >>> suggestions("difusion model", ["diffusion model", "graph neural network"])
     ['diffusion model']
     """
+    from rapidfuzz import fuzz, process  # ~0.1 s to import: only for a hint
+
     hits = process.extract(text, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
     return [h[0] for h in hits]
 
@@ -77,6 +77,8 @@ def ranked_suggestions(text: str, papers: Mapping[str, int], limit: int = 3) -> 
     ...                                  "reasoner": 3})
     ['reasoning model', 'reasoner', '32B reasoning model']
     """
+    from rapidfuzz import fuzz, process  # ~0.1 s to import: only for a hint
+
     names = [n for n in sorted(papers) if papers[n] > 0]
     keys = [norm_key(n) for n in names]
     hits = process.extract(norm_key(text), keys, scorer=fuzz.ratio, limit=None,

@@ -8,6 +8,9 @@ that a damaged file is one line naming it.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +61,24 @@ def test_a_damaged_model_sqlite_is_one_line_naming_it(out, damage):
         path.write_bytes(b"")
     line = one_line_error(_papers(out))
     assert "is damaged" in line and "model.sqlite" in line and "kg build" in line, line
+
+
+#: Libraries a question on ``model.sqlite`` has no use for: each costs start-up time
+#: (spaCy ~0.6 s, rdflib ~0.1 s, pyoxigraph, rapidfuzz …) in every ``kg`` call.
+HEAVY = ("spacy", "rdflib", "pyoxigraph", "networkx", "pyvis", "dask", "rapidfuzz", "pyarrow",
+         "numpy", "scipy")
+
+
+def test_a_question_on_model_sqlite_imports_no_heavy_library(out):
+    """``kg papers --engine python`` imports what reading SQLite needs, nothing more
+    (it imported pyoxigraph and rapidfuzz before)."""
+    code = ("import sys\n"
+            "from kg.cli import cli\n"
+            f"cli(['papers', {str(out)!r}, '--concept', 'GNNs', '--engine', 'python', "
+            "'--format', 'json'], standalone_mode=False)\n"
+            f"print('loaded:', sorted(m for m in {HEAVY!r} if m in sys.modules))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 0, run.stderr
+    assert '"neurips2026-abstracts-3"' in run.stdout  # it answered
+    assert run.stdout.rstrip().endswith("loaded: []"), run.stdout[-300:]

@@ -46,7 +46,7 @@ RELATION_TYPES = (
 SYMMETRIC_RELATION_TYPES = frozenset({"compare", "conjunction"})
 
 
-@dataclass
+@dataclass(slots=True)
 class Paper:
     """One paper: the unit of input."""
 
@@ -72,7 +72,7 @@ class Paper:
         return ("abstract",) if self.title_derived else FIELDS
 
 
-@dataclass
+@dataclass(slots=True)
 class Concept:
     """A normalised idea: one node however many surface forms it has."""
 
@@ -89,7 +89,7 @@ class Concept:
     hidden_labels: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """One occurrence of a concept in a paper, with its sentence as evidence."""
 
@@ -104,7 +104,7 @@ class Mention:
     score: float = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Relation:
     """One relation stated in one sentence of a paper, between two spans of that sentence.
 
@@ -130,7 +130,7 @@ class Relation:
     tail_concept: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RelationEdge:
     """One concept–concept relation of the graph, aggregated over every paper that states it.
 
@@ -161,6 +161,10 @@ class KnowledgeGraph:
     concepts: dict[str, Concept] = field(default_factory=dict)
     mentions: list[Mention] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        _share_strings(self.mentions, _MENTION_STRINGS)
+        _share_strings(self.relations, _RELATION_STRINGS)
 
     # -- derived views (cached: the model is immutable once built) ----------
     @cached_property
@@ -328,6 +332,40 @@ class KnowledgeGraph:
     def load(cls, path: Path) -> KnowledgeGraph:
         """Read a model written by :meth:`save`."""
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+_MENTION_STRINGS = ("paper", "concept", "field", "text", "sentence", "extractor")
+_RELATION_STRINGS = ("paper", "type", "field", "head_text", "tail_text", "sentence", "extractor",
+                     "head_concept", "tail_concept")
+
+
+def _share_strings(items: list, names: tuple[str, ...]) -> None:
+    """Make equal strings in the ``names`` fields of ``items`` one object.
+
+    Every mention of a sentence carries that sentence, and mentions made in other processes
+    (or read from JSON) carry their own copies of it and of their paper id: shared, the
+    mentions of 20,000 papers take ~100 MB less. The values do not change, so neither do
+    the (frozen) items' hashes.
+
+    Examples
+    --------
+    >>> a = Mention("p", "c", "abstract", 0, 1, "A", "".join(["A b."]), "lexicon")
+    >>> b = Mention("p", "d", "abstract", 2, 3, "b", "".join(["A b."]), "lexicon")
+    >>> a.sentence is b.sentence
+    False
+    >>> _share_strings([a, b], _MENTION_STRINGS)
+    >>> a.sentence is b.sentence
+    True
+    """
+    pool: dict[str, str] = {}
+    share = pool.setdefault
+    for item in items:
+        for name in names:
+            value = getattr(item, name)
+            if value is not None:
+                shared = share(value, value)
+                if shared is not value:
+                    object.__setattr__(item, name, shared)
 
 
 def _plain(items: Iterable, cls: type) -> Iterator[dict]:

@@ -53,7 +53,7 @@ DIGITS = 3
 MENTION_WEIGHT = 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Salience:
     """The salience of one concept in one paper, and whether the paper is about it."""
 

@@ -15,6 +15,7 @@ from kg.core.layout import MANIFEST, MODEL, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
 from kg.stores.rdf_file import (
+    TurtleIndex,
     Written,
     loaded_size,
     parse_block,
@@ -28,8 +29,9 @@ if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs
     import rdflib
 
 __all__ = [
-    "STORE_SLACK", "damaged", "is_read_only", "load_model", "open_rdflib_graph", "open_store",
-    "require_built", "write_manifest", "write_rdf",
+    "BULK_LOAD_BYTES", "STORE_SLACK", "bulk_load_pieces", "damaged", "is_read_only",
+    "load_model", "open_rdflib_graph", "open_store", "require_built", "write_manifest",
+    "write_rdf",
 ]
 
 _READ_ONLY_KEEP = 8
@@ -64,12 +66,44 @@ def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | Non
             loaded = None
     if loaded is None:
         store = ox.Store(str(out / STORE))
-        store.bulk_load(path=str(out / TURTLE), format=ox.RdfFormat.TURTLE)
+        bulk_load_pieces(store, out / TURTLE, written.index)
         store.flush()
         del store  # releases the RocksDB lock before the folder is moved
         loaded = (written.triples, store_size(out / STORE))
     remember_store(out, out / STORE, loaded)
     return written.triples
+
+
+#: Turtle bytes per bulk load: Oxigraph's loader holds what it is given until it has sorted
+#: it (the 172 MB ``graph.ttl`` of 5,000 papers: 1.56 GB; in 32 MB pieces: 0.73 GB). More
+#: pieces make RocksDB compact, and its compactions compress less: that store took 423 MB of
+#: disk instead of 281 MB.
+BULK_LOAD_BYTES = 32 * 2**20
+
+
+def bulk_load_pieces(store: ox.Store, path: Path, index: TurtleIndex,
+               limit: int = BULK_LOAD_BYTES) -> None:
+    """Bulk-load ``path`` (``graph.ttl``) into ``store``, at most ``limit`` bytes at a time.
+
+    The pieces are whole blocks of ``index`` (each one valid Turtle after the file's
+    ``@prefix`` header); a file of ``limit`` bytes or less is loaded in one go.
+    """
+    if path.stat().st_size <= limit:
+        store.bulk_load(path=str(path), format=ox.RdfFormat.TURTLE)
+        return
+    blocks = sorted([(index.corpus.start, index.corpus.length),
+                     *((b.start, b.length) for b in index.papers.values())])
+    with open(path, "rb") as f:
+        head = f.read(blocks[0][0])
+        start = end = blocks[0][0]
+        for b_start, length in blocks:
+            if end > start and b_start + length - start > limit:
+                f.seek(start)
+                store.bulk_load(head + f.read(end - start), format=ox.RdfFormat.TURTLE)
+                start = end
+            end = b_start + length
+        f.seek(start)
+        store.bulk_load(head + f.read(end - start), format=ox.RdfFormat.TURTLE)
 
 
 def _update_copy(previous: Path, out: Path, written: Written) -> bool:
