@@ -9,33 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from kg.core.model import Concept, KnowledgeGraph
-from kg.core.text import acronym_key, norm_key
+from kg.core.model import Concept, KnowledgeGraph, concept_index
+from kg.core.text import norm_key
 
 __all__ = ["ConceptTable", "concept_index"]
-
-
-def concept_index(concepts: dict[str, Concept]) -> dict[str, str]:
-    """Map every normalised label, alias, acronym and hidden label to a concept id.
-
-    Labels win over aliases, and aliases over hidden labels.
-
-    Examples
-    --------
-    >>> concept_index({"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])})
-    {'gnn': 'gnn', 'GNN': 'gnn', 'graph neural network': 'gnn'}
-    """
-    index: dict[str, str] = {}
-    for cid in sorted(concepts):
-        for hidden in concepts[cid].hidden_labels:
-            index[norm_key(hidden)] = cid
-    for cid in sorted(concepts):
-        for alias in concepts[cid].aliases:
-            index.setdefault(norm_key(alias), cid)
-            index.setdefault(acronym_key(alias), cid)
-    for cid in sorted(concepts):  # labels override aliases
-        index[norm_key(concepts[cid].label)] = cid
-    return index
 
 
 @dataclass
@@ -54,14 +31,17 @@ class ConceptTable:
     """
 
     concepts: dict[str, Concept]
+    #: every name's key -> concept id (:func:`~kg.core.model.concept_index`): made here
+    #: unless the source keeps it ready (``model.sqlite`` does)
+    index: dict[str, str] = field(default_factory=dict)
     kg: KnowledgeGraph = field(init=False)
-    index: dict[str, str] = field(init=False)
     _name_words: dict[str, list[tuple[str, ...]]] | None = field(init=False, default=None,
                                                                 repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kg = KnowledgeGraph(concepts=self.concepts)
-        self.index = concept_index(self.concepts)
+        if not self.index:
+            self.index = concept_index(self.concepts)
 
     def name_words(self) -> dict[str, list[tuple[str, ...]]]:
         """For each concept, the normalised words of its label and of each alias (once)."""

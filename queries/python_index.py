@@ -132,8 +132,13 @@ class IndexedModelEngine:
 
     def concept_table(self) -> ConceptTable:
         if self._table is None:
-            self._table = ConceptTable({cid: concept_from_row(cid, data) for cid, data in
-                                        self._iter("SELECT id, data FROM concepts ORDER BY ord")})
+            concepts = {cid: concept_from_row(cid, data) for cid, data in
+                        self._iter("SELECT id, data FROM concepts ORDER BY ord")}
+            # the name index as the build made it (a file from before it kept one: made here)
+            kept = self._rows("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                              "AND name = 'names'")
+            index = dict(self._iter("SELECT key, concept FROM names")) if kept else {}
+            self._table = ConceptTable(concepts, index)
         return self._table
 
     def paper_ids(self) -> list[str]:

@@ -82,3 +82,25 @@ def test_a_question_on_model_sqlite_imports_no_heavy_library(out):
     assert run.returncode == 0, run.stderr
     assert '"neurips2026-abstracts-3"' in run.stdout  # it answered
     assert run.stdout.rstrip().endswith("loaded: []"), run.stdout[-300:]
+
+
+def test_the_name_index_kept_in_model_sqlite_is_the_one_made_from_the_concepts(out):
+    from kg.core.model import concept_index
+    from queries.python_index import IndexedModelEngine
+
+    table = IndexedModelEngine.from_out(out).concept_table()
+    assert len(table.index) > len(table.concepts) > 50
+    assert table.index == concept_index(table.concepts)
+
+
+def test_a_model_sqlite_without_the_name_index_is_answered_the_same(out):
+    import sqlite3
+
+    before = _papers(out)
+    con = sqlite3.connect(out / "model.sqlite")
+    con.execute("DROP TABLE names")
+    con.commit()
+    con.close()
+    after = _papers(out)
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout and after.stderr == before.stderr

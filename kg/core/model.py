@@ -29,11 +29,12 @@ from functools import cached_property
 from pathlib import Path
 
 from kg.core.salience import Salience, score_salience
+from kg.core.text import acronym_key, norm_key
 
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
-    "edge_key", "sorted_mentions", "sorted_relations",
+    "concept_index", "edge_key", "sorted_mentions", "sorted_relations",
 ]
 
 CONCEPT_TYPES = ("method", "task", "dataset", "metric", "concept")
@@ -366,6 +367,29 @@ def _share_strings(items: list, names: tuple[str, ...]) -> None:
                 shared = share(value, value)
                 if shared is not value:
                     object.__setattr__(item, name, shared)
+
+
+def concept_index(concepts: dict[str, Concept]) -> dict[str, str]:
+    """Map every normalised label, alias, acronym and hidden label to a concept id.
+
+    Labels win over aliases, and aliases over hidden labels.
+
+    Examples
+    --------
+    >>> concept_index({"gnn": Concept("gnn", "graph neural network", aliases=["GNN"])})
+    {'gnn': 'gnn', 'GNN': 'gnn', 'graph neural network': 'gnn'}
+    """
+    index: dict[str, str] = {}
+    for cid in sorted(concepts):
+        for hidden in concepts[cid].hidden_labels:
+            index[norm_key(hidden)] = cid
+    for cid in sorted(concepts):
+        for alias in concepts[cid].aliases:
+            index.setdefault(norm_key(alias), cid)
+            index.setdefault(acronym_key(alias), cid)
+    for cid in sorted(concepts):  # labels override aliases
+        index[norm_key(concepts[cid].label)] = cid
+    return index
 
 
 def _plain(items: Iterable, cls: type) -> Iterator[dict]:
