@@ -516,7 +516,10 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
+    stats = None
     for i, ds, record in _extract(workers, nlp, spec, texts, records, batch_size):
+        if stats is None and workers.parallel:  # here, while the workers extract
+            stats = CorpusStats.of(papers)
         if keys and cache is not None and record is not None:
             cache[keys[i]] = record
         spans[i] = ds
@@ -541,34 +544,49 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
-        stats=CorpusStats.of(papers), workers=workers,
+        stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
     if relation_model is True:
         relation_model = load_relation_model()
     relations = corpus_relations(list(found.values()), papers, mentions, concepts,
-                                 model=relation_model or None, patterns=relation_patterns)
+                                 model=relation_model or None, patterns=relation_patterns,
+                                 workers=workers)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 
 
 def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
                      concepts: dict[str, Concept], *, model: RelationModel | None = None,
-                     patterns: bool = True) -> list[Relation]:
+                     patterns: bool = True, workers: Workers | None = None) -> list[Relation]:
     """The relations of every text (:func:`~extractors.relations.find_relations`), sorted.
 
     Candidate arguments are each text's span-model terms (Generic ones included) and the
     graph's mentions; the result depends on nothing else, so incremental builds equal
-    full ones.
+    full ones. With ``workers`` running a cluster, the texts are read there, a chunk
+    per task (the model goes to each worker once).
     """
     by_id = {p.id: p for p in papers}
     by_field: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
     for m in mentions:
         kind = concepts[m.concept].type if m.concept in concepts else "concept"
         by_field.setdefault((m.paper, m.field), []).append((m.start, m.end, kind))
-    out: list[Relation] = []
-    for ds in found:
-        text = by_id[ds.paper].text(ds.field)
-        out.extend(find_relations(ds.paper, ds.field, text, ds.sents, ds.model,
-                                  by_field.get((ds.paper, ds.field), ()), model=model,
-                                  patterns=patterns))
-    return sorted_relations(out)
+    tasks = ([(ds.paper, ds.field, by_id[ds.paper].text(ds.field), ds.sents, ds.model,
+               by_field.get((ds.paper, ds.field), [])) for ds in found[k:k + WORKER_CHUNK]]
+             for k in range(0, len(found), WORKER_CHUNK))
+    parts = (workers or Workers()).map(_relations_task, (model, patterns), tasks,
+                                       what="relation extraction")
+    return sorted_relations(r for part in parts for r in part)
+
+
+#: One relation task: ``(paper id, field, text, sentences, model spans, mentions)`` per text.
+_RelationTask = list[tuple[str, str, str, list[tuple[int, int]], list[tuple[int, int, str]],
+                           list[tuple[int, int, str]]]]
+
+
+def _relations_task(shared: tuple[RelationModel | None, bool], task: _RelationTask,
+                    ) -> list[Relation]:
+    """The relations of a chunk of texts (here or in a worker process)."""
+    model, patterns = shared
+    return [r for paper, field, text, sents, spans, mentions in task
+            for r in find_relations(paper, field, text, sents, spans, mentions, model=model,
+                                    patterns=patterns)]

@@ -217,14 +217,15 @@ def _ordered(client: Any, fn: Callable[[S, T], R], shared: S, tasks: Iterable[T]
             raise WorkerError(Messages.WORKER_DIED.format(what=what, how=_how_died(None))) \
                 from None
         todo = iter(tasks)
+        run = _Sealed(fn)
         for task in todo:
-            pending.append(client.submit(fn, shared_data, task, pure=False))
+            pending.append(client.submit(run, shared_data, _Sealed(task), pure=False))
             if len(pending) >= ahead:
                 break
         while pending:
             result = pending.popleft().result()
             for task in todo:
-                pending.append(client.submit(fn, shared_data, task, pure=False))
+                pending.append(client.submit(run, shared_data, _Sealed(task), pure=False))
                 break
             yield result
     except KilledWorker as e:
@@ -239,6 +240,27 @@ def _ordered(client: Any, fn: Callable[[S, T], R], shared: S, tasks: Iterable[T]
         if pending:
             with contextlib.suppress(Exception):
                 client.cancel(list(pending))
+
+
+class _Sealed:
+    """A task's data as one opaque argument, or the function that opens it.
+
+    Dask walks the lists, tuples and dicts of a task's arguments, item by item, for futures
+    to wait on; a task of 64 texts has hundreds of thousands of items (tokens, spans), and
+    the walk took seconds of the build's own process. An object of another class is sent
+    as it is (pickled).
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, shared: Any, task: _Sealed) -> Any:
+        return self.value(shared, task.value)
+
+    def __reduce__(self) -> tuple[type[_Sealed], tuple[Any]]:
+        return (_Sealed, (self.value,))
 
 
 def _how_died(e: Exception | None) -> str:

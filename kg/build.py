@@ -31,7 +31,7 @@ from kg.core.processes import file_mode_mask, pid_alive
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
 from kg.stores.model_index import write_model_index
-from kg.stores.out import write_manifest, write_rdf
+from kg.stores.out import loads_in_background, write_manifest, write_rdf
 
 __all__ = ["BuildResult", "build"]
 
@@ -300,12 +300,14 @@ def build(
         if cache is not None:  # written first and let go: ~5 KB a paper not held meanwhile
             text_cache.write(tmp, cache)
             cache.clear()
-        # model.json and the page are written by a forked child on the other core while
-        # RDF is written
+        # model.json and the page are written while the store loads in a thread of its own
+        # (Python is free then), or else by a forked child on the other core while RDF is
+        # written
         files = partial(_write_files, graph, tmp, page=page)
-        child = _fork(files)
+        meanwhile = files if loads_in_background(previous) else None
+        child = None if meanwhile is not None else _fork(files)
         try:
-            n_triples = write_rdf(graph, tmp, previous=previous)
+            n_triples = write_rdf(graph, tmp, previous=previous, meanwhile=meanwhile)
         except BaseException:
             _stop(child)  # its files go with the temporary folder: no need to wait for it
             raise

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import queue
 import shutil
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import TracebackType
+from typing import TYPE_CHECKING, BinaryIO
 
 import pyoxigraph as ox
 
@@ -30,8 +36,8 @@ if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs
 
 __all__ = [
     "BULK_LOAD_BYTES", "STORE_SLACK", "bulk_load_pieces", "damaged", "is_read_only",
-    "load_model", "open_rdflib_graph", "open_store", "require_built", "write_manifest",
-    "write_rdf",
+    "load_model", "loads_in_background", "open_rdflib_graph", "open_store", "require_built",
+    "write_manifest", "write_rdf",
 ]
 
 _READ_ONLY_KEEP = 8
@@ -45,15 +51,34 @@ _read_only: OrderedDict[int, ox.Store] = OrderedDict()  # the stores open_store 
 STORE_SLACK = 1.08
 
 
-def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None) -> int:
+def loads_in_background(previous: str | Path | None) -> bool:
+    """Whether :func:`write_rdf` with this ``previous`` builds the store in a thread of its
+    own while Python writes ``graph.ttl`` (a store loaded from scratch, where the platform
+    lets the loader read a pipe): Python is then free while the store is loading."""
+    return previous is None and _PIPES.is_dir()
+
+
+def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None,
+              meanwhile: Callable[[], object] | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
-    The store is bulk-loaded from ``graph.ttl``. ``previous`` (an earlier ``OUT``) lends
-    its unchanged paper blocks (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by
-    the difference only, unless the copy then weighs more than :data:`STORE_SLACK` times
-    what a store loaded from scratch would (estimated from the last one loaded so).
+    The store is bulk-loaded from ``graph.ttl``: with no ``previous``, from its bytes as
+    they are written, by Oxigraph in another thread (:func:`loads_in_background`).
+    ``previous`` (an earlier ``OUT``) lends its unchanged paper blocks
+    (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by the difference only,
+    unless the copy then weighs more than :data:`STORE_SLACK` times what a store loaded
+    from scratch would (estimated from the last one loaded so). ``meanwhile`` is called
+    once ``graph.ttl`` is written, while the store may still be loading.
     """
     out, previous = Path(out), None if previous is None else Path(previous)
+    if loads_in_background(previous):
+        with _StoreLoad(out / STORE) as load:
+            written = write_turtle(kg, out / TURTLE, also=load.write)
+            load.end()
+            if meanwhile is not None:
+                meanwhile()
+        remember_store(out, out / STORE, (written.triples, store_size(out / STORE)))
+        return written.triples
     written = write_turtle(kg, out / TURTLE, previous=previous)
     loaded = None
     if previous is not None and written.previous is not None:
@@ -71,6 +96,8 @@ def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | Non
         del store  # releases the RocksDB lock before the folder is moved
         loaded = (written.triples, store_size(out / STORE))
     remember_store(out, out / STORE, loaded)
+    if meanwhile is not None:
+        meanwhile()
     return written.triples
 
 
@@ -106,6 +133,108 @@ def bulk_load_pieces(store: ox.Store, path: Path, index: TurtleIndex,
         store.bulk_load(head + f.read(end - start), format=ox.RdfFormat.TURTLE)
 
 
+#: Where a pipe's read end can be opened by path (Linux, macOS), for the bulk loader.
+_PIPES = Path("/dev/fd")
+
+
+class _StoreLoad:
+    """A store bulk-loaded in a thread from the Turtle given to :meth:`write`.
+
+    The loader reads pipes in Oxigraph's own code, without Python's lock, so the store is
+    built on another core while Python writes ``graph.ttl`` (the same bytes). As
+    :func:`bulk_load_pieces` does, a new bulk load (a new pipe, the header again) starts
+    before a write that would take the piece past ``limit`` bytes: each write is a whole
+    block. Leaving the ``with`` block waits for the store; an error of the loader is raised
+    then (or at the first :meth:`write` after it stopped reading).
+    """
+
+    def __init__(self, path: Path, limit: int = BULK_LOAD_BYTES) -> None:
+        self.path = path
+        self.limit = limit
+        self.error: BaseException | None = None
+        self._pipes: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._pipe: BinaryIO | None = None
+        self._head: bytes | None = None
+        self._sent = 0
+        self._thread = threading.Thread(target=self._load, name="kg-store-load", daemon=True)
+
+    def __enter__(self) -> _StoreLoad:
+        self._thread.start()
+        return self
+
+    def _load(self) -> None:
+        store = None
+        while (read := self._pipes.get()) is not None:
+            try:
+                if self.error is None:
+                    if store is None:
+                        store = ox.Store(str(self.path))
+                    store.bulk_load(path=str(_PIPES / str(read)), format=ox.RdfFormat.TURTLE)
+            except BaseException as e:  # raised in the writing thread
+                self.error = e
+            finally:
+                os.close(read)  # a writer still writing gets BrokenPipeError
+        try:
+            if self.error is None and store is not None:
+                store.flush()
+        except BaseException as e:
+            self.error = e
+        del store  # releases the RocksDB lock before the folder is moved
+
+    def _open(self) -> None:
+        read, write = os.pipe()
+        self._pipes.put(read)
+        self._pipe = os.fdopen(write, "wb", buffering=1 << 20)
+        self._sent = 0
+
+    def write(self, data: bytes) -> None:
+        if self._head is None:  # the @prefix header: it starts every piece
+            self._head = data
+        elif self._pipe is not None and self._sent > len(self._head) \
+                and self._sent + len(data) > self.limit:
+            self._close_pipe()
+        try:
+            if self._pipe is None:
+                self._open()
+                if data is not self._head:
+                    self._put(self._head)
+            self._put(data)
+        except BrokenPipeError:
+            self._finish()
+            raise
+
+    def _put(self, data: bytes) -> None:
+        assert self._pipe is not None
+        self._pipe.write(data)
+        self._sent += len(data)
+
+    def _close_pipe(self) -> None:
+        pipe, self._pipe = self._pipe, None
+        if pipe is not None:
+            with contextlib.suppress(BrokenPipeError):
+                pipe.close()
+
+    def end(self) -> None:
+        """No more Turtle: the loader reads to its end and finishes the store."""
+        self._close_pipe()
+        self._pipes.put(None)
+
+    def _finish(self) -> None:
+        if self._thread.is_alive():
+            self.end()
+            self._thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if error is None:
+            self._finish()
+            return
+        with contextlib.suppress(BaseException):
+            self._finish()  # the writer failed: its error goes on once the loader ended
+
+
 def _update_copy(previous: Path, out: Path, written: Written) -> bool:
     """``out/store`` as a copy of ``previous/store`` with the changed blocks swapped.
 
@@ -125,7 +254,7 @@ def _update_copy(previous: Path, out: Path, written: Written) -> bool:
         with open(previous / TURTLE, "rb") as f:
             f.seek(old.corpus.start)
             was = set(parse_block(f.read(old.corpus.length)))
-            now = set(written.corpus)
+            now = set(parse_block(written.corpus))
             stale = was - now
             for pid in written.dropped:
                 f.seek(old.papers[pid].start)
@@ -133,7 +262,7 @@ def _update_copy(previous: Path, out: Path, written: Written) -> bool:
         for t in stale:
             store.remove(ox.Quad(t.subject, t.predicate, t.object))
         store.extend(ox.Quad(t.subject, t.predicate, t.object)
-                     for t in [*(now - was), *written.added])
+                     for t in [*(now - was), *parse_block(b"".join(written.added))])
         store.flush()
         del store
     except (OSError, SyntaxError, ValueError):

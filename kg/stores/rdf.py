@@ -19,11 +19,18 @@ its papers) and one ``kgv:RelationStatement`` per sentence that states it, deriv
 two mentions.
 Every ``kgv:`` term is defined in ``kg/vocab.ttl``.
 Triples are produced in a fixed order so the same input gives the same bytes.
+
+Each triple is three strings, its terms as Turtle writes them with the prefixes of
+:data:`~kg.core.vocab.PREFIXES` (``kgc:gnn``, ``"text"@en``, ``3``): ``graph.ttl`` is these
+texts joined (:func:`kg.stores.rdf_file.turtle`), with the same bytes Oxigraph's Turtle
+serializer writes for the same triples, and no Python object per term on the way.
+:func:`triples` gives :class:`pyoxigraph.Triple` objects (parsed back from the text).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -31,146 +38,316 @@ import pyoxigraph as ox
 
 from kg.core.model import KnowledgeGraph, Relation, edge_key
 from kg.core.vocab import (
+    CONCEPT_NS,
     DATASET,
     DCTERMS,
+    EXTRACTOR_NS,
     KGV,
     OA,
+    PAPER_NS,
+    PREFIXES,
     PROV,
     RDF,
     RDFS,
+    RELATION_NS,
     RELATION_PROPERTIES,
     SCHEMA,
     SCHEME,
     SKOS,
     VOID,
     XSD,
-    concept_iri,
-    extractor_iri,
     link_iri,
-    mention_iri,
     paper_iri,
     relation_iri,
-    statement_iri,
 )
 
 __all__ = [
-    "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "extractor_triples",
-    "link_triples", "mention_triples", "paper_block", "paper_triples", "relation_triples",
-    "salience_triples", "statement_triples", "triples",
+    "Triple", "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "double",
+    "extractor_triples", "integer", "iri", "link_triples", "literal", "mention_triples",
+    "paper_block", "paper_triples", "parse_triples", "relation_triples", "salience_triples",
+    "statement_triples", "triples", "turtle_header",
 ]
 
-_A = ox.NamedNode(RDF + "type")
+#: A triple as the Turtle text of its subject, predicate and object.
+Triple = tuple[str, str, str]
+
+# -- terms as Turtle text (the rules of Oxigraph's Turtle serializer) --------------------
+
+_PN_BASE = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
+            "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd"
+            "\U00010000-\U000effff")
+_PN_FIRST = re.compile(f"[{_PN_BASE}_:0-9]")
+_PN = re.compile(f"[{_PN_BASE}_:0-9\\-\u00b7\u0300-\u036f\u203f-\u2040]")
+#: A local name written as it is: no character to escape, no "." at the end.
+_PLAIN_LOCAL = re.compile(
+    f"[{_PN_BASE}_:0-9](?:[{_PN_BASE}_:0-9\\-.\u00b7\u0300-\u036f\u203f-\u2040]*"
+    f"[{_PN_BASE}_:0-9\\-\u00b7\u0300-\u036f\u203f-\u2040])?")
+_ESCAPABLE = frozenset("_~.-!$&'()*+,;=/?#@%")
+#: An ASCII local name of characters that are allowed or escapable (the usual case: the
+#: IRIs of papers, mentions and concepts are %-encoded and have "/" in them).
+_ASCII_LOCAL = re.compile(r"[A-Za-z0-9_:\-.~!$&'()*+,;=/?#@%]+")
+_ASCII_ESCAPES = str.maketrans({c: "\\" + c for c in "~!$&'()*+,;=/?#@%"})
 
 
-def _n(iri: str) -> ox.NamedNode:
-    return ox.NamedNode(iri)
+def _local_name(local: str) -> str | None:
+    """``local`` as the local part of a prefixed name (``\\``-escaped where it may be), or
+    ``None`` if it cannot be one."""
+    if _PLAIN_LOCAL.fullmatch(local):
+        return local
+    if _ASCII_LOCAL.fullmatch(local):
+        body = local.translate(_ASCII_ESCAPES)
+        if local[0] in "-.":  # allowed inside, not first
+            body = "\\" + body
+        if len(local) > 1 and local[-1] == ".":  # allowed inside, not last
+            body = body[:-1] + "\\."
+        return body
+    out = []
+    last = len(local) - 1
+    for i, c in enumerate(local):
+        if (_PN_FIRST.fullmatch(c) if i == 0 else (_PN.fullmatch(c) or (c == "." and i < last))):
+            out.append(c)
+        elif c in _ESCAPABLE:
+            out.append("\\" + c)
+        else:
+            return None
+    return "".join(out)
 
 
-def _lit(value: str, lang: str | None = None) -> ox.Literal:
-    return ox.Literal(value, language=lang) if lang else ox.Literal(value)
+def _prefix_order() -> list[tuple[str, str]]:
+    """``(name, namespace)`` of :data:`PREFIXES` in the order Oxigraph tries them (the order
+    of its ``@prefix`` lines)."""
+    probe = ox.Triple(ox.NamedNode("urn:x"), ox.NamedNode("urn:y"), ox.NamedNode("urn:z"))
+    text = ox.serialize([probe], None, ox.RdfFormat.TURTLE, prefixes=PREFIXES).decode()
+    names = re.findall(r"^@prefix ([^:]*):", text, re.MULTILINE)
+    assert sorted(names) == sorted(PREFIXES), names
+    return [(name, PREFIXES[name]) for name in names]
 
 
-_INTEGER = ox.NamedNode(XSD + "integer")
-_DOUBLE = ox.NamedNode(XSD + "double")
+_PREFIX_ORDER = _prefix_order()
+# No namespace starts another one: an IRI of a namespace has that prefix and no other, so
+# the writers below may prefix IRIs of a known namespace directly.
+assert not any(a != b and b.startswith(a) for _, a in _PREFIX_ORDER for _, b in _PREFIX_ORDER)
+_PREFIX_OF = {ns: name for name, ns in _PREFIX_ORDER}
 
 
-@lru_cache(maxsize=4096)
-def _int(value: int) -> ox.Literal:
-    return ox.Literal(str(value), datatype=_INTEGER)
+def turtle_header() -> bytes:
+    """The ``@prefix`` lines Oxigraph writes for :data:`PREFIXES`, in its order."""
+    return "".join(f"@prefix {name}: <{ns}> .\n" for name, ns in _PREFIX_ORDER).encode()
 
 
-def _double(value: float) -> ox.Literal:
-    return ox.Literal(repr(float(value)), datatype=_DOUBLE)
+def iri(value: str) -> str:
+    """The Turtle form of the IRI ``value``: a prefixed name where one fits, else ``<value>``.
+
+    ``value`` must be a valid IRI (``pyoxigraph.NamedNode`` accepts it).
+
+    >>> iri("https://w3id.org/kg-abstracts/paper/11028/mention/1")
+    'kgp:11028\\\\/mention\\\\/1'
+    >>> iri("https://w3id.org/kg-abstracts/lexicon")
+    '<https://w3id.org/kg-abstracts/lexicon>'
+    """
+    for name, ns in _PREFIX_ORDER:
+        if value.startswith(ns):
+            local = value[len(ns):]
+            if not local:
+                return name + ":"
+            escaped = _local_name(local)
+            if escaped is not None:
+                return f"{name}:{escaped}"
+    return f"<{value}>"
 
 
-def _url(value: str) -> ox.NamedNode | ox.Literal:
+def _in(ns: str, local: str) -> str:
+    """:func:`iri` of ``ns + local`` for a namespace of :data:`PREFIXES`."""
+    escaped = _local_name(local) if local else ""
+    return f"<{ns}{local}>" if escaped is None else f"{_PREFIX_OF[ns]}:{escaped}"
+
+
+_ESCAPES = {i: f"\\u{i:04X}" for i in (*range(0x20), 0x7F, 0xFFFE, 0xFFFF)}
+_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r",
+                 0x22: '\\"', 0x5C: "\\\\"})
+_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\\x7f\ufffe\uffff]')
+
+
+def literal(value: str, lang: str | None = None) -> str:
+    """The Turtle form of a string literal (with a language tag if ``lang``).
+
+    >>> literal('say "hi"\\n', "en")
+    '"say \\\\"hi\\\\"\\\\n"@en'
+    """
+    text = value.translate(_ESCAPES) if _NEEDS_ESCAPE.search(value) else value
+    return f'"{text}"@{lang}' if lang else f'"{text}"'
+
+
+_DOUBLE_INLINE = re.compile(r"[+-]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)[eE][+-]?[0-9]+")
+_XSD_DOUBLE = _in(XSD, "double")
+_XSD_GYEAR = _in(XSD, "gYear")
+
+
+def integer(value: int) -> str:
+    """The Turtle form of an ``xsd:integer``: the number itself."""
+    return str(int(value))
+
+
+def double(value: float) -> str:
+    """The Turtle form of an ``xsd:double``: ``repr(value)``, bare if Turtle reads it as a
+    double (``1e-05``), else typed (``"0.5"^^xsd:double``)."""
+    text = repr(float(value))
+    return text if _DOUBLE_INLINE.fullmatch(text) else f'"{text}"^^{_XSD_DOUBLE}'
+
+
+def _url(value: str) -> str:
     try:
-        return _n(value)
+        ox.NamedNode(value)
     except ValueError:  # not a valid IRI: keep the text
-        return _lit(value)
+        return literal(value)
+    return iri(value)
 
 
-def paper_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+def _quoted(value: str) -> str:
+    return quote(value, safe="-._~")
+
+
+@lru_cache(maxsize=1 << 16)
+def _concept(cid: str) -> str:
+    return _in(CONCEPT_NS, _quoted(cid))
+
+
+@lru_cache(maxsize=1 << 14)
+def _paper_local(pid: str) -> str:
+    return _quoted(pid)
+
+
+def _paper(pid: str) -> str:
+    return _in(PAPER_NS, _paper_local(pid))
+
+
+def _mention(pid: str, n: int) -> str:
+    return _in(PAPER_NS, f"{_paper_local(pid)}/mention/{n}")
+
+
+def _link(pid: str, cid: str) -> str:
+    return _in(PAPER_NS, f"{_paper_local(pid)}/concept/{_quoted(cid)}")
+
+
+def _statement(pid: str, n: int) -> str:
+    return _in(PAPER_NS, f"{_paper_local(pid)}/relation/{n}")
+
+
+def _relation(rtype: str, head: str, tail: str) -> str:
+    return _in(RELATION_NS, "/".join(_quoted(x) for x in (rtype, head, tail)))
+
+
+@lru_cache(maxsize=256)
+def _extractor(name: str) -> str:
+    return _in(EXTRACTOR_NS, _quoted(name))
+
+
+def _v(ns: str, *names: str) -> dict[str, str]:
+    return {name: _in(ns, name) for name in names}
+
+
+# the IRIs the writers use, checked against the vocabulary module's builders
+assert _link("a b", "c") == iri(link_iri("a b", "c")) and _paper("x/y") == iri(paper_iri("x/y"))
+assert _relation("used-for", "a", "b") == iri(relation_iri("used-for", "a", "b"))
+
+_A = "a"  # rdf:type
+_SKOS = _v(SKOS, "ConceptScheme", "Concept", "inScheme", "prefLabel", "altLabel",
+           "hiddenLabel", "broader")
+_DC = _v(DCTERMS, "identifier", "title", "abstract", "date", "subject")
+_SCHEMA = _v(SCHEMA, "ScholarlyArticle", "keywords", "url")
+_KGV = _v(KGV, "venue", "conceptType", "origin", "paperCount", "idf", "Dataset",
+          "conceptTotal", "paperTotal", "mentionTotal", "typeCount", "typeName", "salience",
+          "about")
+_SCHEME = iri(SCHEME)
+
+
+def paper_triples(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
     """Triples describing the paper ``pid`` and its subjects."""
     p = kg.papers[pid]
-    s = _n(paper_iri(pid))
-    yield ox.Triple(s, _A, _n(SCHEMA + "ScholarlyArticle"))
-    yield ox.Triple(s, _n(DCTERMS + "identifier"), _lit(pid))
-    yield ox.Triple(s, _n(DCTERMS + "title"), _lit(p.title))
-    yield ox.Triple(s, _n(DCTERMS + "abstract"), _lit(p.abstract))
+    s = _paper(pid)
+    yield s, _A, _SCHEMA["ScholarlyArticle"]
+    yield s, _DC["identifier"], literal(pid)
+    yield s, _DC["title"], literal(p.title)
+    yield s, _DC["abstract"], literal(p.abstract)
     for k in sorted(set(p.keywords)):
-        yield ox.Triple(s, _n(SCHEMA + "keywords"), _lit(k))
+        yield s, _SCHEMA["keywords"], literal(k)
     if p.year is not None:
-        yield ox.Triple(s, _n(DCTERMS + "date"), ox.Literal(str(p.year),
-                                                             datatype=_n(XSD + "gYear")))
+        yield s, _DC["date"], f'{literal(str(p.year))}^^{_XSD_GYEAR}'
     if p.venue:
-        yield ox.Triple(s, _n(KGV + "venue"), _lit(p.venue))
+        yield s, _KGV["venue"], literal(p.venue)
     if p.url:
-        yield ox.Triple(s, _n(SCHEMA + "url"), _url(p.url))
+        yield s, _SCHEMA["url"], _url(p.url)
     for cid in sorted(kg.paper_concepts.get(pid, ())):
-        yield ox.Triple(s, _n(DCTERMS + "subject"), _n(concept_iri(cid)))
+        yield s, _DC["subject"], _concept(cid)
 
 
-def concept_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def concept_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """Triples describing every concept as a SKOS concept."""
-    scheme = _n(SCHEME)
-    yield ox.Triple(scheme, _A, _n(SKOS + "ConceptScheme"))
+    v, k = _SKOS, _KGV
+    yield _SCHEME, _A, v["ConceptScheme"]
     for cid in sorted(kg.concepts):
         c = kg.concepts[cid]
-        s = _n(concept_iri(cid))
-        yield ox.Triple(s, _A, _n(SKOS + "Concept"))
-        yield ox.Triple(s, _n(SKOS + "inScheme"), scheme)
-        yield ox.Triple(s, _n(SKOS + "prefLabel"), _lit(c.label, "en"))
+        s = _concept(cid)
+        yield s, _A, v["Concept"]
+        yield s, v["inScheme"], _SCHEME
+        yield s, v["prefLabel"], literal(c.label, "en")
         for a in sorted(set(c.aliases)):
-            yield ox.Triple(s, _n(SKOS + "altLabel"), _lit(a, "en"))
+            yield s, v["altLabel"], literal(a, "en")
         for h in sorted(set(c.hidden_labels)):
-            yield ox.Triple(s, _n(SKOS + "hiddenLabel"), _lit(h, "en"))
+            yield s, v["hiddenLabel"], literal(h, "en")
         for b in sorted(c.broader):
             if b in kg.concepts:
-                yield ox.Triple(s, _n(SKOS + "broader"), _n(concept_iri(b)))
-        yield ox.Triple(s, _n(KGV + "conceptType"), _lit(c.type))
-        yield ox.Triple(s, _n(KGV + "origin"), _lit(c.origin))
-        yield ox.Triple(s, _n(KGV + "paperCount"), _int(len(kg.concept_papers.get(cid, ()))))
-        yield ox.Triple(s, _n(KGV + "idf"), _double(kg.idf(cid)))
+                yield s, v["broader"], _concept(b)
+        yield s, k["conceptType"], literal(c.type)
+        yield s, k["origin"], literal(c.origin)
+        yield s, k["paperCount"], integer(len(kg.concept_papers.get(cid, ())))
+        yield s, k["idf"], double(kg.idf(cid))
 
 
-_MENTION = {name: _n(KGV + name) for name in (
-    "Mention", "paper", "concept", "field", "start", "end", "text", "sentence", "extractor",
-    "score")}
-_ANNOTATION = _n(OA + "Annotation")
-_HAS_BODY = _n(OA + "hasBody")
-_HAS_TARGET = _n(OA + "hasTarget")
-_ATTRIBUTED_TO = _n(PROV + "wasAttributedTo")
+_MENTION = _v(KGV, "Mention", "paper", "concept", "field", "start", "end", "text", "sentence",
+              "extractor", "score")
+_ANNOTATION = _in(OA, "Annotation")
+_HAS_BODY = _in(OA, "hasBody")
+_HAS_TARGET = _in(OA, "hasTarget")
+_ATTRIBUTED_TO = _in(PROV, "wasAttributedTo")
 
 
-def mention_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+def mention_triples(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
     """Triples for every mention of the paper ``pid``, numbered in text order."""
     v = _MENTION
     cls, paper, concept, field, start, end, text, sentence, extractor, score = (
         v[name] for name in ("Mention", "paper", "concept", "field", "start", "end", "text",
                              "sentence", "extractor", "score"))
-    p = _n(paper_iri(pid))
+    p = _paper(pid)
+    sentences: dict[str, str] = {}  # a sentence's literal, for its every mention
     for n, m in enumerate(kg.mentions_by_paper.get(pid, ()), start=1):
-        s = _n(mention_iri(pid, n))
-        c = _n(concept_iri(m.concept))
-        yield ox.Triple(s, _A, cls)
-        yield ox.Triple(s, _A, _ANNOTATION)
-        yield ox.Triple(s, paper, p)
-        yield ox.Triple(s, concept, c)
+        s = _mention(pid, n)
+        c = _concept(m.concept)
+        said = sentences.get(m.sentence)
+        if said is None:
+            said = sentences[m.sentence] = literal(m.sentence)
+        yield s, _A, cls
+        yield s, _A, _ANNOTATION
+        yield s, paper, p
+        yield s, concept, c
         # the same in Web Annotation and PROV terms, for tools that know those only
-        yield ox.Triple(s, _HAS_BODY, c)
-        yield ox.Triple(s, _HAS_TARGET, p)
-        yield ox.Triple(s, _ATTRIBUTED_TO, _n(extractor_iri(m.extractor)))
-        yield ox.Triple(s, field, _lit(m.field))
-        yield ox.Triple(s, start, _int(m.start))
-        yield ox.Triple(s, end, _int(m.end))
-        yield ox.Triple(s, text, _lit(m.text))
-        yield ox.Triple(s, sentence, _lit(m.sentence))
-        yield ox.Triple(s, extractor, _lit(m.extractor))
-        yield ox.Triple(s, score, _double(m.score))
+        yield s, _HAS_BODY, c
+        yield s, _HAS_TARGET, p
+        yield s, _ATTRIBUTED_TO, _extractor(m.extractor)
+        yield s, field, literal(m.field)
+        yield s, start, integer(m.start)
+        yield s, end, integer(m.end)
+        yield s, text, literal(m.text)
+        yield s, sentence, said
+        yield s, extractor, literal(m.extractor)
+        yield s, score, double(m.score)
 
 
-def link_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+_LINK = _v(KGV, "ConceptLink", "linkPaper", "linkConcept", "mentionCount", "titleMentions",
+           "firstMention", "evidence")
+
+
+def link_triples(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
     """One ``kgv:ConceptLink`` per concept the paper ``pid`` mentions (``MENTIONS`` in Cypher).
 
     Links have their own ``kgv:linkPaper`` / ``kgv:linkConcept`` (not the mentions'
@@ -179,7 +356,7 @@ def link_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
     (the mention numbers of :func:`mention_triples`); ``kgv:evidence`` is its sentence.
     """
     v = _LINK
-    p = _n(paper_iri(pid))
+    p = _paper(pid)
     links: dict[str, list] = {}
     for n, m in enumerate(kg.mentions_by_paper.get(pid, ()), start=1):
         link = links.get(m.concept)
@@ -190,31 +367,27 @@ def link_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
             link[3] += m.field == "title"
     for cid in sorted(links):
         n, sentence, total, in_title = links[cid]
-        s = _n(link_iri(pid, cid))
-        yield ox.Triple(s, _A, v["ConceptLink"])
-        yield ox.Triple(s, v["linkPaper"], p)
-        yield ox.Triple(s, v["linkConcept"], _n(concept_iri(cid)))
-        yield ox.Triple(s, v["mentionCount"], _int(total))
-        yield ox.Triple(s, v["titleMentions"], _int(in_title))
-        yield ox.Triple(s, v["firstMention"], _n(mention_iri(pid, n)))
-        yield ox.Triple(s, v["evidence"], _lit(sentence))
+        s = _link(pid, cid)
+        yield s, _A, v["ConceptLink"]
+        yield s, v["linkPaper"], p
+        yield s, v["linkConcept"], _concept(cid)
+        yield s, v["mentionCount"], integer(total)
+        yield s, v["titleMentions"], integer(in_title)
+        yield s, v["firstMention"], _mention(pid, n)
+        yield s, v["evidence"], literal(sentence)
 
 
-_LINK = {name: _n(KGV + name) for name in (
-    "ConceptLink", "linkPaper", "linkConcept", "mentionCount", "titleMentions",
-    "firstMention", "evidence")}
+_REL = _v(KGV, "Relation", "RelationStatement", "relationType", "statementCount",
+          "relationPaperCount", "relation", "statedIn", "statementField", "headStart", "headEnd",
+          "headText", "tailStart", "tailEnd", "tailText", "statementSentence",
+          "statementExtractor", "statementScore")
+_STATEMENT = _in(RDF, "Statement")
+_SUBJECT, _PREDICATE, _OBJECT = (_in(RDF, x) for x in ("subject", "predicate", "object"))
+_DERIVED_FROM = _in(PROV, "wasDerivedFrom")
+_RELATION_PROPERTIES = {rtype: iri(p) for rtype, p in RELATION_PROPERTIES.items()}
 
 
-_REL = {name: _n(KGV + name) for name in (
-    "Relation", "RelationStatement", "relationType", "statementCount", "relationPaperCount",
-    "relation", "statedIn", "statementField", "headStart", "headEnd", "headText", "tailStart",
-    "tailEnd", "tailText", "statementSentence", "statementExtractor", "statementScore")}
-_STATEMENT = _n(RDF + "Statement")
-_SUBJECT, _PREDICATE, _OBJECT = (_n(RDF + x) for x in ("subject", "predicate", "object"))
-_DERIVED_FROM = _n(PROV + "wasDerivedFrom")
-
-
-def relation_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def relation_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """One ``kgv:Relation`` per relation edge of the graph, and its direct triple.
 
     The node reifies the triple ``head kgv:usedFor tail`` (``rdf:subject``,
@@ -225,19 +398,19 @@ def relation_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     """
     v = _REL
     for (rtype, head, tail), edge in kg.relation_edges.items():
-        s = _n(relation_iri(rtype, head, tail))
-        h, t, prop = _n(concept_iri(head)), _n(concept_iri(tail)), _n(RELATION_PROPERTIES[rtype])
-        yield ox.Triple(h, prop, t)
-        yield ox.Triple(s, _A, v["Relation"])
-        yield ox.Triple(s, _A, _STATEMENT)
-        yield ox.Triple(s, _SUBJECT, h)
-        yield ox.Triple(s, _PREDICATE, prop)
-        yield ox.Triple(s, _OBJECT, t)
-        yield ox.Triple(s, v["relationType"], _lit(rtype))
-        yield ox.Triple(s, v["statementCount"], _int(edge.count))
-        yield ox.Triple(s, v["relationPaperCount"], _int(len(edge.evidence)))
+        s = _relation(rtype, head, tail)
+        h, t, prop = _concept(head), _concept(tail), _RELATION_PROPERTIES[rtype]
+        yield h, prop, t
+        yield s, _A, v["Relation"]
+        yield s, _A, _STATEMENT
+        yield s, _SUBJECT, h
+        yield s, _PREDICATE, prop
+        yield s, _OBJECT, t
+        yield s, v["relationType"], literal(rtype)
+        yield s, v["statementCount"], integer(edge.count)
+        yield s, v["relationPaperCount"], integer(len(edge.evidence))
         for pid in edge.evidence:
-            yield ox.Triple(s, _DERIVED_FROM, _n(paper_iri(pid)))
+            yield s, _DERIVED_FROM, _paper(pid)
 
 
 def _covering_mention(kg: KnowledgeGraph, r: Relation, concept: str, start: int,
@@ -250,100 +423,101 @@ def _covering_mention(kg: KnowledgeGraph, r: Relation, concept: str, start: int,
     return None
 
 
-def statement_triples(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+def statement_triples(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
     """One ``kgv:RelationStatement`` per sentence of the paper ``pid`` that states a relation
     edge, numbered in text order: its paper, relation, field, argument offsets and texts,
     sentence, extractor and score, ``prov:wasDerivedFrom`` the two mentions it links."""
     v = _REL
-    p = _n(paper_iri(pid))
+    p = _paper(pid)
     for n, r in enumerate(kg.relations_by_paper.get(pid, ()), start=1):
         key = edge_key(r)
         assert key is not None  # relations_by_paper holds edges only
-        s = _n(statement_iri(pid, n))
-        yield ox.Triple(s, _A, v["RelationStatement"])
-        yield ox.Triple(s, v["statedIn"], p)
-        yield ox.Triple(s, v["relation"], _n(relation_iri(*key)))
-        yield ox.Triple(s, _ATTRIBUTED_TO, _n(extractor_iri(r.extractor)))
+        s = _statement(pid, n)
+        yield s, _A, v["RelationStatement"]
+        yield s, v["statedIn"], p
+        yield s, v["relation"], _relation(*key)
+        yield s, _ATTRIBUTED_TO, _extractor(r.extractor)
         for concept, start, end in ((r.head_concept, r.head_start, r.head_end),
                                     (r.tail_concept, r.tail_start, r.tail_end)):
             found = _covering_mention(kg, r, str(concept), start, end)
             if found is not None:
-                yield ox.Triple(s, _DERIVED_FROM, _n(mention_iri(pid, found)))
-        yield ox.Triple(s, v["statementField"], _lit(r.field))
-        yield ox.Triple(s, v["headStart"], _int(r.head_start))
-        yield ox.Triple(s, v["headEnd"], _int(r.head_end))
-        yield ox.Triple(s, v["headText"], _lit(r.head_text))
-        yield ox.Triple(s, v["tailStart"], _int(r.tail_start))
-        yield ox.Triple(s, v["tailEnd"], _int(r.tail_end))
-        yield ox.Triple(s, v["tailText"], _lit(r.tail_text))
-        yield ox.Triple(s, v["statementSentence"], _lit(r.sentence))
-        yield ox.Triple(s, v["statementExtractor"], _lit(r.extractor))
-        yield ox.Triple(s, v["statementScore"], _double(r.score))
+                yield s, _DERIVED_FROM, _mention(pid, found)
+        yield s, v["statementField"], literal(r.field)
+        yield s, v["headStart"], integer(r.head_start)
+        yield s, v["headEnd"], integer(r.head_end)
+        yield s, v["headText"], literal(r.head_text)
+        yield s, v["tailStart"], integer(r.tail_start)
+        yield s, v["tailEnd"], integer(r.tail_end)
+        yield s, v["tailText"], literal(r.tail_text)
+        yield s, v["statementSentence"], literal(r.sentence)
+        yield s, v["statementExtractor"], literal(r.extractor)
+        yield s, v["statementScore"], double(r.score)
 
 
 #: the vocabularies the graph uses (``void:vocabulary`` of the dataset)
 VOCABULARIES = (DCTERMS, KGV, OA, PROV, SCHEMA, SKOS)
 
 
-def dataset_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def dataset_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """The ``kgv:Dataset`` node: how many papers, concepts, mentions, concepts per type.
 
     Written at build so ``stats`` reads them instead of counting every node. It is also
     a ``void:Dataset`` with one ``void:classPartition`` per class (``void:entities``) and
     its ``void:vocabulary``.
     """
-    s = _n(DATASET)
-    total = _n(KGV + "conceptTotal")
-    yield ox.Triple(s, _A, _n(KGV + "Dataset"))
-    yield ox.Triple(s, _A, _n(VOID + "Dataset"))
+    k = _KGV
+    s = iri(DATASET)
+    total = k["conceptTotal"]
+    yield s, _A, k["Dataset"]
+    yield s, _A, _in(VOID, "Dataset")
     n_links = sum(len(c) for c in kg.paper_concepts.values())
     for name, cls, n in (("paper", SCHEMA + "ScholarlyArticle", len(kg.papers)),
                          ("concept", SKOS + "Concept", len(kg.concepts)),
                          ("mention", KGV + "Mention", len(kg.mentions)),
                          ("link", KGV + "ConceptLink", n_links)):
-        part = _n(f"{DATASET}/class/{name}")
-        yield ox.Triple(s, _n(VOID + "classPartition"), part)
-        yield ox.Triple(part, _n(VOID + "class"), _n(cls))
-        yield ox.Triple(part, _n(VOID + "entities"), _int(n))
+        part = iri(f"{DATASET}/class/{name}")
+        yield s, _in(VOID, "classPartition"), part
+        yield part, _in(VOID, "class"), iri(cls)
+        yield part, _in(VOID, "entities"), integer(n)
     for ns in VOCABULARIES:
-        yield ox.Triple(s, _n(VOID + "vocabulary"), _n(ns))
-    yield ox.Triple(s, _n(KGV + "paperTotal"), _int(len(kg.papers)))
-    yield ox.Triple(s, total, _int(len(kg.concepts)))
-    yield ox.Triple(s, _n(KGV + "mentionTotal"), _int(len(kg.mentions)))
+        yield s, _in(VOID, "vocabulary"), iri(ns)
+    yield s, k["paperTotal"], integer(len(kg.papers))
+    yield s, total, integer(len(kg.concepts))
+    yield s, k["mentionTotal"], integer(len(kg.mentions))
     by_type: dict[str, int] = {}
     for c in kg.concepts.values():
         by_type[c.type] = by_type.get(c.type, 0) + 1
     for name in sorted(by_type):
-        t = _n(f"{DATASET}/type/{quote(name, safe='-._~')}")
-        yield ox.Triple(s, _n(KGV + "typeCount"), t)
-        yield ox.Triple(t, _n(KGV + "typeName"), _lit(name))
-        yield ox.Triple(t, total, _int(by_type[name]))
+        t = iri(f"{DATASET}/type/{quote(name, safe='-._~')}")
+        yield s, k["typeCount"], t
+        yield t, k["typeName"], literal(name)
+        yield t, total, integer(by_type[name])
 
 
-def extractor_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def extractor_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """Each extractor that found a mention, as a ``prov:SoftwareAgent`` named by its label."""
     names = {m.extractor for m in kg.mentions}
     names.update(r.extractor for rs in kg.relations_by_paper.values() for r in rs)
     for name in sorted(names):
-        s = _n(extractor_iri(name))
-        yield ox.Triple(s, _A, _n(PROV + "SoftwareAgent"))
-        yield ox.Triple(s, _n(RDFS + "label"), _lit(name))
+        s = _extractor(name)
+        yield s, _A, _in(PROV, "SoftwareAgent")
+        yield s, _in(RDFS, "label"), literal(name)
 
 
-def salience_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def salience_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """Each link's ``kgv:salience``, and ``paper kgv:about concept`` for the *about* links.
 
     ``kgv:about`` is a subproperty of ``dcterms:subject``: the concepts a paper is about
     (its best concepts, :mod:`kg.core.salience`), a subset of those it mentions.
     """
-    salience, about = _n(KGV + "salience"), _n(KGV + "about")
+    salience, about = _KGV["salience"], _KGV["about"]
     for (pid, cid), s in sorted(kg.salience.items()):
-        yield ox.Triple(_n(link_iri(pid, cid)), salience, _double(s.score))
+        yield _link(pid, cid), salience, double(s.score)
         if s.about:
-            yield ox.Triple(_n(paper_iri(pid)), about, _n(concept_iri(cid)))
+            yield _paper(pid), about, _concept(cid)
 
 
-def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def corpus_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """The triples that depend on the whole corpus: concepts (counts, idf), relations between
     them, totals, extractors, salience."""
     yield from concept_triples(kg)
@@ -353,7 +527,7 @@ def corpus_triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
     yield from salience_triples(kg)
 
 
-def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
+def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
     """The triples of one paper: the paper, its mentions, its concept links and its relation
     statements.
 
@@ -366,8 +540,22 @@ def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[ox.Triple]:
     yield from statement_triples(kg, pid)
 
 
-def triples(kg: KnowledgeGraph) -> Iterator[ox.Triple]:
+def parse_triples(triples: Iterable[Triple]) -> list[ox.Triple]:
+    """``triples`` as :class:`pyoxigraph.Triple` objects, in the same order.
+
+    >>> [str(t) for t in parse_triples([(iri(SCHEME), "a", iri(SKOS + "ConceptScheme"))])]
+    ['<https://w3id.org/kg-abstracts/lexicon> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://www.w3.org/2004/02/skos/core#ConceptScheme>']
+    """
+    text = turtle_header() + "".join(f"{s} {p} {o} .\n" for s, p, o in triples).encode()
+    return [ox.Triple(q.subject, q.predicate, q.object)
+            for q in ox.parse(text, format=ox.RdfFormat.TURTLE)]
+
+
+def triples(kg: KnowledgeGraph) -> list[ox.Triple]:
     """Every triple of the RDF form, in a deterministic order (``graph.ttl``'s order)."""
-    yield from corpus_triples(kg)
-    for pid in sorted(kg.papers):
-        yield from paper_block(kg, pid)
+    def every() -> Iterator[Triple]:
+        yield from corpus_triples(kg)
+        for pid in sorted(kg.papers):
+            yield from paper_block(kg, pid)
+
+    return parse_triples(every())

@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -26,8 +26,7 @@ import pyoxigraph as ox
 from kg.core.errors import Messages
 from kg.core.layout import INDEX, STORE_FILES, TURTLE
 from kg.core.model import KnowledgeGraph
-from kg.core.vocab import PREFIXES
-from kg.stores.rdf import corpus_triples, paper_block
+from kg.stores.rdf import Triple, corpus_triples, paper_block, turtle_header
 
 __all__ = [
     "Block", "FORMAT", "TurtleIndex", "Written", "header", "loaded_size", "paper_key",
@@ -119,28 +118,45 @@ def paper_key(kg: KnowledgeGraph, pid: str) -> str:
     return hashlib.sha1(made_of.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_HEADER: bytes | None = None
-
-
 def header() -> bytes:
     """The ``@prefix`` lines that start ``graph.ttl`` (what Oxigraph writes for PREFIXES)."""
-    global _HEADER
-    if _HEADER is None:
-        probe = ox.Triple(ox.NamedNode("urn:x"), ox.NamedNode("urn:y"), ox.NamedNode("urn:z"))
-        text = ox.serialize([probe], None, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
-        _HEADER = text[:text.rindex(b"<urn:x>")]
-    return _HEADER
+    return turtle_header()
 
 
-def turtle(triples: Iterable[ox.Triple]) -> bytes:
-    """``triples`` in Turtle without the header (so blocks can be concatenated)."""
-    text = ox.serialize(triples, None, ox.RdfFormat.TURTLE, prefixes=PREFIXES)
-    head = header()
-    if not text:
-        return b""
-    if not text.startswith(head):  # Oxigraph changed how it writes prefixes
-        raise RuntimeError("unexpected Turtle header from pyoxigraph")
-    return text[len(head):]
+def turtle(triples: Iterable[Triple]) -> bytes:
+    """``triples`` in Turtle without the header (so blocks can be concatenated).
+
+    Consecutive triples of one subject share it (``;``), of one subject and predicate share
+    both (``,``): the bytes Oxigraph's Turtle serializer writes for the same triples.
+
+    >>> turtle([("kgc:a", "a", "skos:Concept"), ("kgc:a", "skos:altLabel", '"x"'),
+    ...         ("kgc:a", "skos:altLabel", '"y"'), ("kgc:b", "a", "skos:Concept")])
+    b'kgc:a a skos:Concept ;\\n\\tskos:altLabel "x" , "y" .\\nkgc:b a skos:Concept .\\n'
+    """
+    parts: list[str] = []
+    add = parts.append
+    subject = predicate = None
+    for s, p, o in triples:
+        if s == subject:
+            if p == predicate:
+                add(" , ")
+            else:
+                add(" ;\n\t")
+                add(p)
+                add(" ")
+                predicate = p
+        else:
+            if subject is not None:
+                add(" .\n")
+            add(s)
+            add(" ")
+            add(p)
+            add(" ")
+            subject, predicate = s, p
+        add(o)
+    if subject is not None:
+        add(" .\n")
+    return "".join(parts).encode()
 
 
 def parse_block(block: bytes) -> list[ox.Triple]:
@@ -165,32 +181,40 @@ class Written:
 
     index: TurtleIndex
     triples: int
-    #: The corpus block's triples.
-    corpus: list[ox.Triple]
-    #: With a previous build: the triples generated for new or changed papers (empty
+    #: The corpus block (Turtle without the header; :func:`parse_block` reads it).
+    corpus: bytes
+    #: With a previous build: the blocks generated for new or changed papers (empty
     #: otherwise: a full build does not keep them).
-    added: list[ox.Triple]
+    added: list[bytes]
     #: Papers of the previous build whose block was not kept (changed or gone).
     dropped: list[str]
     previous: TurtleIndex | None
 
 
-def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None) -> Written:
+def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None,
+                 also: Callable[[bytes], object] | None = None) -> Written:
     """Write ``path`` (``graph.ttl``) and its index beside it; reuse ``previous``'s blocks.
 
     ``previous`` is an earlier ``OUT``; blocks of papers whose :func:`paper_key` is
-    unchanged are copied from its ``graph.ttl``.
+    unchanged are copied from its ``graph.ttl``. ``also`` receives the file's bytes too, as
+    they are written (a store loading them meanwhile).
     """
     old = TurtleIndex.read(previous) if previous is not None else None
     made = list(corpus_triples(kg))
     corpus = turtle(made)
-    # kept only to update a copy of the previous store: 6 M triples at 20,000 papers
-    added: list[ox.Triple] = []
+    # kept only to update a copy of the previous store
+    added: list[bytes] = []
     with open(path, "wb") as f, \
             open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
-        f.write(header())
+
+        def write(data: bytes) -> None:
+            f.write(data)
+            if also is not None:
+                also(data)
+
+        write(header())
         index = TurtleIndex(Block(f.tell(), len(corpus), "", len(made), _digest(corpus)))
-        f.write(corpus)
+        write(corpus)
         for pid in sorted(kg.papers):
             key = paper_key(kg, pid)
             was = old.papers.get(pid) if old else None
@@ -199,19 +223,19 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                 data, n = src.read(was.length), was.triples
             else:
                 block = list(paper_block(kg, pid))
-                if old:
-                    added += block
                 data, n = turtle(block), len(block)
+                if old:
+                    added.append(data)
             index.papers[pid] = Block(f.tell(), len(data), key, n, _digest(data))
-            f.write(data)
+            write(data)
     (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
                                      encoding="utf-8")
     (path.parent / STORE_FILES).unlink(missing_ok=True)  # until the store is written
     dropped = sorted(p for p, b in old.papers.items()
                      if p not in index.papers or index.papers[p].key != b.key) if old else []
     total = index.corpus.triples + sum(b.triples for b in index.papers.values())
-    # the corpus block's triples only to update a previous store (472,619 at 5,000 papers)
-    return Written(index, total, made if old else [], added, dropped, old)
+    # the corpus block only to update a previous store
+    return Written(index, total, corpus if old else b"", added, dropped, old)
 
 
 def store_files(store: Path) -> list[list]:
