@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from extractors.generic import (
@@ -57,6 +57,7 @@ __all__ = [
     "FINITE_VERBS",
     "LEADING_VERBS",
     "NOMINAL_ING",
+    "REPEATED",
     "Rejected",
     "TECHNICAL_HEADS",
     "TRUSTED_ORIGINS",
@@ -69,6 +70,9 @@ __all__ = [
 
 #: Origins whose concepts are curated or announced by the authors: always accepted.
 TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
+
+#: Mentions in its one paper that make a term central there (as a title mention does).
+REPEATED = 2
 
 #: Heads that make a one-paper term technical enough to keep.
 TECHNICAL_HEADS = word_set("""
@@ -126,7 +130,7 @@ has have had""")
 #: Heads that add nothing to the concept before them ("detection method"); "system",
 #: "model", "network" do ("recommendation system" is an idea of its own).
 _EMPTY_HEADS = word_set("""method approach technique framework strategy scheme procedure
-solution accuracy performance process paradigm pipeline""")
+solution accuracy performance process paradigm pipeline task setting metric""")
 _PREPOSITIONS = word_set("of for in on with to from by at as via into onto over under")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
@@ -169,7 +173,8 @@ def head_word(label: str) -> str:
     return words[_head_index(words)] if words else ""
 
 
-def malformed(form: str, *, max_words: int = 5) -> str | None:
+def malformed(form: str, *, max_words: int = 5,
+              noun: Callable[[str], bool] | None = None) -> str | None:
     """Why a surface form is not a well-formed term, or ``None`` when it is one.
 
     Examples
@@ -179,6 +184,13 @@ def malformed(form: str, *, max_words: int = 5) -> str | None:
     ['leading verb', 'finite verb', 'punctuation', 'leading gerund']
     >>> [malformed(t) for t in ["axial attention", "attention", "KLPatch"]]
     [None, 'single common word', None]
+
+    ``noun`` tells which leading words in -ing the corpus uses as nouns ("poisoning" in
+    "data poisoning"): they may start a term ("poisoning attack").
+
+    >>> nouns = {"poisoning"}
+    >>> malformed("poisoning attack"), malformed("poisoning attack", noun=nouns.__contains__)
+    ('leading gerund', None)
     """
     if _BAD_CHARS.search(form):
         return "punctuation"
@@ -196,7 +208,8 @@ def malformed(form: str, *, max_words: int = 5) -> str | None:
         return "leading preposition"
     if low[0] in LEADING_VERBS:
         return "leading verb"
-    if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]):
+    if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]) \
+            and not (noun is not None and noun(low[0])):
         return "leading gerund"
     for w in low:
         if w in _CONJUNCTIONS:
@@ -276,8 +289,10 @@ class TermAcceptance:
         papers: dict[str, set[str]] = defaultdict(set)
         coined: set[str] = set()
         titled: set[str] = set()
+        per_paper: Counter[tuple[str, str]] = Counter()
         for m in mentions:
             papers[m.concept].add(m.paper)
+            per_paper[(m.concept, m.paper)] += 1
             if m.field == "title":
                 titled.add(m.concept)
             if m.extractor == "pattern":
@@ -308,11 +323,18 @@ class TermAcceptance:
                 out[cid] = Decision(True, c.origin)
             elif c.origin == "keyword":
                 out[cid] = self._keyword(c, stats)
+            elif cid in coined and stats is not None and _empty_head_on(
+                    norm_key(c.label).split(), accepted_keys):
+                # "GraphCLIP framework": the name is the concept
+                out[cid] = Decision(False, "generic head on a concept")
             elif cid in coined:
                 out[cid] = Decision(True, "coined name")
             else:
                 out[cid] = self._model_term(c, len(papers[cid] | under[cid]), hidden, known,
-                                            out, stats, central=cid in titled,
+                                            out, stats, central=cid in titled or (
+                                                _repeated_term(c.label) and any(
+                                                    per_paper[(cid, p)] >= REPEATED
+                                                    for p in papers[cid])),
                                             accepted_keys=accepted_keys)
             if out[cid].accepted:
                 accepted_keys.add(norm_key(c.label))
@@ -351,8 +373,13 @@ class TermAcceptance:
             return Decision(True, "name")
         if len(words) == 1 and stats is not None:
             return _one_word(words[0], stats)
+        # a gerund the corpus mostly puts after other words, as a compound's head ("data
+        # poisoning", "load balancing"), is a noun there and may start a term
+        noun = None if stats is None else (
+            lambda w: stats.after_word[norm_key(w)] >= self.min_papers
+            and 2 * stats.after_word[norm_key(w)] > stats.occurrences[norm_key(w)])
         for f in forms:
-            why = malformed(f, max_words=self.max_words)
+            why = malformed(f, max_words=self.max_words, noun=noun)
             if why:
                 return Decision(False, why)
         kw = key.split()
@@ -364,8 +391,8 @@ class TermAcceptance:
                 norm_key(words[0]) in known or any(_true_name(f.split()[0]) for f in forms)
                 or (stats is not None and _noun_modifier(words[0]))):
             return Decision(False, "vague head")
-        if stats is not None and h == len(kw) - 1 and kw[h] in _EMPTY_HEADS and (
-                " ".join(kw[:h]) in (accepted_keys or ())):
+        if stats is not None and h == len(kw) - 1 and _empty_head_on(
+                kw, accepted_keys or set(), known):
             # "detection method", "machine unlearning method": the concept before the
             # generic head is the idea; the paper links to it (found inside this term)
             return Decision(False, "generic head on a concept")
@@ -381,7 +408,7 @@ class TermAcceptance:
         if all(w in LIGHT_MODIFIERS for w in kw[:-1]):
             return Decision(False, "light modifiers only")
         if stats is not None and central:
-            # one paper, but it names the term in its title
+            # one paper, but it names the term in its title or says it again and again
             return Decision(True, "central in its paper")
         return Decision(False, "one paper, no technical head")
 
@@ -426,6 +453,36 @@ class TermAcceptance:
                     keep.add(b)
                     stack.append(b)
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
+
+
+def _repeated_term(label: str) -> bool:
+    """A term that its paper's repeating makes central: not one a participle opens, which
+    describes rather than names ("anchored response", "learned features").
+
+    >>> _repeated_term("wave equation"), _repeated_term("anchored response")
+    (True, False)
+    """
+    first = label.split()[0].lower()
+    return not (first.endswith("ed") and not name_like(label.split()[0]))
+
+
+def _empty_head_on(kw: list[str], keys: set[str], more: set[str] = frozenset()) -> bool:
+    """A term (``norm_key`` words) that ends in an empty head after a concept (in ``keys`` or
+    ``more``) or an activity:
+    "detection method", "image generation task", "pretraining method", "few-shot setting".
+
+    >>> _empty_head_on("graph anomaly detection task".split(), set())
+    True
+    >>> _empty_head_on("few-shot setting".split(), {"few-shot"})
+    True
+    >>> _empty_head_on("recommendation system".split(), {"recommendation"})
+    False
+    """
+    if len(kw) < 2 or kw[-1] not in _EMPTY_HEADS:
+        return False
+    before, rest = kw[-2], " ".join(kw[:-1])
+    return (rest in keys or rest in more or before in TECHNICAL_HEADS or before in NOMINAL_ING
+            or (before.endswith("ing") and before.replace("-", "") in NOMINAL_ING))
 
 
 def _bad_long_form(label: str) -> bool:

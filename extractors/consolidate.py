@@ -51,7 +51,7 @@ from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_g
 from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
-from extractors.termhood import CorpusStats
+from extractors.termhood import CorpusStats, generic_name
 from extractors.workers import Workers
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
@@ -344,6 +344,12 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
             continue
         surface = _term_part(papers[c.paper].text(c.field)[c.start:c.end])
         words = concept_words(surface)
+        if len(words) == 2 and norm_key(words[1]) in _NAME_HEAD_TYPE and _proper_name(
+                words[0], c.paper, registry):
+            # "the Fair-IRT framework", "the MMLU benchmark": the name is the concept, its
+            # head says what it is
+            c.type = _NAME_HEAD_TYPE[norm_key(words[1])]
+            words = words[:1]
         phrase = " ".join(words)
         known = _known(phrase, c.paper, registry)
         if known:
@@ -378,6 +384,34 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
             if (form != concept.label and form not in concept.aliases
                     and len(concept.aliases) < 12):
                 concept.aliases.append(form)
+
+
+#: Generic heads after a name ("GraphCLIP framework"): the name is the concept, of this type.
+_NAME_HEAD_TYPE = {
+    **dict.fromkeys(("framework", "method", "approach", "model", "system", "algorithm",
+                     "architecture", "toolkit", "library", "technique", "pipeline"), "method"),
+    **dict.fromkeys(("dataset", "benchmark", "corpus", "suite"), "dataset"),
+}
+
+
+def _proper_name(word: str, paper: str, registry: ConceptRegistry) -> bool:
+    """A name of one system or data set ("GraphCLIP", "Fair-IRT", "T5", "MMLU"): not an
+    acronym of a known long form ("NER", "KT"), not Title Case ("Real-World"), not a name
+    before a lower-case part ("LLM-based").
+
+    >>> r = ConceptRegistry()
+    >>> [_proper_name(w, "p", r) for w in ["Fair-IRT", "T5", "Real-World", "LLM-based"]]
+    [True, True, False, False]
+    """
+    parts = [p for p in word.split("-") if p]
+    if not parts or not _NAME_LIKE.search(word) or parts[-1].islower() or all(
+            p[:1].isupper() and p[1:].islower() for p in parts):
+        return False
+    short = acronym_key(word)
+    if short in registry.paper_acronyms.get(paper, {}) or short in registry.by_acronym:
+        return False
+    cid = registry.by_key.get(norm_key(word))
+    return cid is None or registry.concepts[cid].origin not in ("lexicon", "acronym")
 
 
 def _known(phrase: str, paper: str, registry: ConceptRegistry) -> str | None:
@@ -520,13 +554,14 @@ _KIND_OF_HEAD = {
     **dict.fromkeys(("dataset", "corpus", "benchmark", "treebank", "suite"), "dataset"),
     **dict.fromkeys(("model", "network", "algorithm", "method", "architecture", "classifier",
                      "framework"), "method"),
-    **dict.fromkeys(("metric", "score", "accuracy", "measure"), "metric"),
+    **dict.fromkeys(("metric", "score", "accuracy", "measure", "rate"), "metric"),
 }
 #: Heads of activities that SciERC and authors call tasks ("morphological parsing",
 #: "word order generation"): they win over a "method" vote.
 _TASK_HEADS = word_set("""parsing generation labeling labelling modeling modelling
 summarization disambiguation verification registration recognition translation
-segmentation detection classification retrieval answering""")
+segmentation detection classification retrieval answering extraction prediction
+forecasting recommendation ranking tracing""")
 
 
 #: Names of benchmarks ("MT-Bench", "HumanEval", "GSM8K-Hard") and of model checkpoints
@@ -560,6 +595,15 @@ def _vote(counter: Counter[str], label: str) -> str:
     'task'
     >>> _vote(Counter({"method": 2, "concept": 1}), "conditional random field")
     'method'
+
+    "concept" (SciERC's OtherScientificTerm) is the span model's catch-all: a head that
+    says more wins over it ("self-supervised contrastive learning" is a method), and a
+    name the model calls a concept is a model or system (GraphCLIP, ChatGPT):
+
+    >>> _vote(Counter({"concept": 2}), "self-supervised contrastive learning")
+    'method'
+    >>> _vote(Counter({"concept": 2}), "GraphCLIP"), _vote(Counter({"concept": 1}), "ChatGPT")
+    ('method', 'method')
     """
     words = norm_key(label).split()
     if len(words) > 1 and words[-1] in _KIND_OF_HEAD:
@@ -571,10 +615,16 @@ def _vote(counter: Counter[str], label: str) -> str:
     if words and words[-1] in _TASK_HEADS and counts and max(
             counts, key=lambda t: (counts[t], t)) == "method":
         return "task"
-    if not counts:
-        return guess_type(label)
     guess = guess_type(label)
-    return min(counts.items(), key=lambda kv: (-kv[1], kv[0] != guess, kv[0]))[0]
+    if not counts:
+        winner = guess
+    else:
+        winner = min(counts.items(), key=lambda kv: (-kv[1], kv[0] != guess, kv[0]))[0]
+    if winner == "concept" and guess != "concept":
+        return guess
+    if winner == "concept" and " " not in label and _NAME_LIKE.search(label):
+        return "method"
+    return winner
 
 
 def _place_by_head(used: set[str], registry: ConceptRegistry) -> None:
@@ -689,10 +739,14 @@ def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention
         return mentions
     by_id = {p.id: p for p in papers}
     taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    curated: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for m in mentions:
         taken[(m.paper, m.field)].append((m.start, m.end))
+        if m.extractor in ("lexicon", "acronym"):
+            curated[(m.paper, m.field)].append((m.start, m.end))
     tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
-                        by_id[ds.paper].text(ds.field)),
+                        by_id[ds.paper].text(ds.field),
+                        curated.get((ds.paper, ds.field), [])),
                taken.get((ds.paper, ds.field), []))
               for ds in found[k:k + PROPAGATE_CHUNK]]
              for k in range(0, len(found), PROPAGATE_CHUNK))
@@ -746,6 +800,8 @@ class _DocText:
     sents: list[tuple[int, int]]
     tokens: np.ndarray | None
     text: str
+    #: the spans of curated mentions (lexicon, acronyms): no corpus term lies inside one
+    curated: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -775,6 +831,7 @@ class _Matchers:
                else self.tokenizer(masked))
         starts = [a for a, _ in ds.sents]
         taken = _Taken(mentioned, self.nested == "all", inside_ok=self.nested == "modifier")
+        curated = Intervals(ds.curated)
         strings = self.tokenizer.vocab.strings
         out = []
         found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
@@ -786,7 +843,15 @@ class _Matchers:
             if (text[a - 1:a] == "-" or text[b:b + 1] == "-") and text[a:b].islower() \
                     and " " not in text[a:b]:
                 continue  # part of a hyphenated word: "tuning" in "fine-tuning"
+            if text[a - 1:a] == "-" and text[a - 2:a - 1].isalnum():
+                # the end of a hyphenated compound: "context learning" in "in-context
+                # learning", "augmented generation" in "retrieval-augmented generation"
+                continue
             if taken.blocks(a, b) or (" " not in text[a:b] and taken.head_of_mention(a, b)):
+                continue
+            if curated.contains(a, b):
+                # a curated term is one idea: "language processing" in "natural language
+                # processing", "named entity" in "named entity recognition" name nothing
                 continue
             taken.add(a, b)
             out.append(Mention(
@@ -920,14 +985,129 @@ def token_doc(vocab, text: str, tokens: np.ndarray) -> Doc:
 # -- mentions found → concepts accepted -------------------------------------------------------
 
 def _add_domain_words(stats: CorpusStats, registry: ConceptRegistry,
-                      concepts: dict[str, Concept], acceptance) -> None:
+                      concepts: dict[str, Concept], acceptance) -> list[str]:
     """The corpus's one-word domain terms become concepts, even where no extractor marked
-    them: propagation then finds them in every text ("misinformation", "firmware")."""
+    them: propagation then finds them in every text ("misinformation", "firmware").
+    Returns their ids."""
+    added = []
     for word in stats.domain_words():
         if word in registry.by_key or not acceptance.one_word(word, stats):
             continue
         cid = _new_concept(registry, word, word, "model")
         concepts[cid] = registry.concepts[cid]
+        added.append(cid)
+    return added
+
+
+def _label_by_use(ids: list[str], mentions: list[Mention], registry: ConceptRegistry) -> None:
+    """A one-word concept found by corpus statistics (a lower-case key) takes the spelling
+    its mentions use inside sentences, where case is the author's: "PyTorch", "Ethereum",
+    "Bayesian"; a name then is a method (:func:`_vote`)."""
+    wanted = set(ids)
+    forms: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in mentions:
+        if m.concept in wanted and m.field != "title" and m.start > 0 and not (
+                m.sentence.startswith(m.text)):
+            forms[m.concept][m.text] += 1
+    for cid in ids:
+        if not forms.get(cid):
+            continue
+        form, n = min(forms[cid].items(), key=lambda kv: (-kv[1], kv[0]))
+        concept = registry.concepts[cid]
+        if form == concept.label or form.lower() != concept.label or \
+                n * 2 <= forms[cid].total() or form in registry.by_label:
+            continue
+        del registry.by_label[concept.label]
+        concept.aliases = [concept.label, *concept.aliases]
+        concept.label = form
+        registry.by_label[form] = cid
+        concept.type = _vote(Counter(), form)
+
+
+#: A token shaped like the name of a model, system or data set: an inner capital after a
+#: lower-case letter ("mT5", "GraphCLIP", "DoG-Instruct", "USEIndex") or three letters and
+#: a number ("NLLB-200", "GPT-4", "Qwen2.5"); all-capital words are left to the acronyms.
+_NAME_TOKEN = re.compile(r"(?<![\w\-./+])(?=[A-Za-z0-9.\-]*?(?:[a-z][A-Z]|\d))"
+                         r"[A-Za-z][A-Za-z0-9]*(?:[\-.][A-Za-z0-9]+)*(?![\w\-+])")
+
+
+def _name_shaped(token: str) -> bool:
+    """An inner capital after a lower-case letter, or three letters and a number."""
+    return bool(_INNER_CAPITAL.search(token)) or (
+        sum(c.isalpha() for c in token) >= 3 and any(c.isdigit() for c in token))
+
+
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+
+
+def _name_mentions(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+                   registry: ConceptRegistry, concepts: dict[str, Concept]) -> list[Mention]:
+    """Mentions of name-shaped tokens no extractor marked ("mT5, mBART and NLLB-200"): a
+    model, system or data set the span model left out is still a name the graph keeps.
+
+    >>> text = "mT5, mBART, NLLB-200, RQ1, 13B and GPT-4."
+    >>> [m.group() for m in _NAME_TOKEN.finditer(text) if _name_shaped(m.group())]
+    ['mT5', 'mBART', 'NLLB-200', 'GPT-4']
+    """
+    by_id = {p.id: p for p in papers}
+    spans: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for m in mentions:
+        spans[(m.paper, m.field)].append((m.start, m.end))
+    extra = []
+    for ds in found:
+        text = by_id[ds.paper].text(ds.field)
+        taken = Intervals(spans.get((ds.paper, ds.field), []))
+        starts = [a for a, _ in ds.sents]
+        for hit in _NAME_TOKEN.finditer(text):
+            a, b = hit.span()
+            name = hit.group()
+            if not _name_shaped(name) or taken.overlaps(a, b) or generic_name(name):
+                continue
+            key = norm_key(name)
+            cid = registry.by_key.get(key)
+            if cid is None:
+                cid = _new_concept(registry, key, name, "model")
+                registry.concepts[cid].type = _vote(Counter(), name)
+            if registry.concepts[cid].origin == "lexicon" and cid not in concepts:
+                continue  # a curated concept the matcher did not take here
+            concepts.setdefault(cid, registry.concepts[cid])
+            extra.append(Mention(paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
+                                 text=name, sentence=_sentence(text, ds.sents, a, b, starts),
+                                 extractor="name"))
+    return sorted_mentions([*mentions, *extra]) if extra else mentions
+
+
+#: The word after a name that says what it names: "the MMLU benchmark", "T5 models".
+_NEXT_WORD = re.compile(r"[\s\-]*([A-Za-z]+)")
+_CUE_TYPE = {**dict.fromkeys(("dataset", "datasets", "benchmark", "benchmarks", "corpus",
+                              "corpora", "suite", "leaderboard", "testbed"), "dataset"),
+             **dict.fromkeys(("model", "models", "llm", "llms", "architecture", "network",
+                              "networks", "algorithm", "framework"), "method")}
+
+
+def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
+                     papers: list[Paper]) -> None:
+    """Names typed by what the corpus says they are: "the MMLU benchmark", "on HumanEval
+    datasets" make a name a dataset, "T5 models" a method (evidence over the span model's
+    vote, counted over every mention, propagated ones included). Curated concepts keep
+    their type; a name needs more cues of one kind than of the other.
+    """
+    names = {cid for cid, c in concepts.items() if c.origin in ("model", "pattern", "acronym")
+             and " " not in c.label and _NAME_LIKE.search(c.label)}
+    if not names:
+        return
+    by_id = {p.id: p for p in papers}
+    cues: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in mentions:
+        if m.concept in names:
+            nxt = _NEXT_WORD.match(by_id[m.paper].text(m.field), m.end)
+            kind = _CUE_TYPE.get(nxt.group(1).lower()) if nxt else None
+            if kind:
+                cues[m.concept][kind] += 1
+    for cid, counter in cues.items():
+        kind, n = max(counter.items(), key=lambda kv: (kv[1], kv[0]))
+        if n > counter.total() - n and concepts[cid].type in ("dataset", "method", "concept"):
+            concepts[cid].type = kind
 
 
 def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
@@ -960,13 +1140,17 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
+    added: list[str] = []
     if stats is not None and propagate_terms and acceptance is not None:
-        _add_domain_words(stats, registry, concepts, acceptance)
+        added = _add_domain_words(stats, registry, concepts, acceptance)
     inner = [m for m in mentions if m.extractor == "nested"]
     mentions = [m for m in mentions if m.extractor != "nested"]
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
                              stats=stats, workers=workers, pipeline=pipeline)
+        _label_by_use(added, mentions, registry)
+        mentions = _name_mentions(found, papers, mentions, registry, concepts)
+    _type_by_context(mentions, concepts, papers)
     if acceptance is None:
         return mentions, concepts
     lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}
