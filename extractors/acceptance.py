@@ -332,7 +332,7 @@ class TermAcceptance:
             else:
                 out[cid] = self._model_term(c, len(papers[cid] | under[cid]), hidden, known,
                                             out, stats, central=cid in titled or (
-                                                _repeated_term(c.label) and any(
+                                                _repeated_term(c.label, known) and any(
                                                     per_paper[(cid, p)] >= REPEATED
                                                     for p in papers[cid])),
                                             accepted_keys=accepted_keys)
@@ -455,15 +455,21 @@ class TermAcceptance:
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
 
 
-def _repeated_term(label: str) -> bool:
+def _repeated_term(label: str, known: set[str] = frozenset()) -> bool:
     """A term that its paper's repeating makes central: not one a participle opens, which
-    describes rather than names ("anchored response", "learned features").
+    describes rather than names ("anchored response", "learned features"), nor a modifier
+    on a curated concept's form (``known``), which the paper links to anyway
+    ("high-dimensional MDPs").
 
     >>> _repeated_term("wave equation"), _repeated_term("anchored response")
     (True, False)
+    >>> _repeated_term("high-dimensional MDPs", {"mdp"})
+    False
     """
-    first = label.split()[0].lower()
-    return not (first.endswith("ed") and not name_like(label.split()[0]))
+    words = label.split()
+    first = words[0].lower()
+    return not (first.endswith("ed") and not name_like(words[0])) and (
+        norm_key(words[-1]) not in known)
 
 
 def _empty_head_on(kw: list[str], keys: set[str], more: set[str] = frozenset()) -> bool:
