@@ -292,7 +292,8 @@ class TermAcceptance:
         per_paper: Counter[tuple[str, str]] = Counter()
         for m in mentions:
             papers[m.concept].add(m.paper)
-            per_paper[(m.concept, m.paper)] += 1
+            if m.extractor != "corpus":  # found there, not matched inside a longer term
+                per_paper[(m.concept, m.paper)] += 1
             if m.field == "title":
                 titled.add(m.concept)
             if m.extractor == "pattern":
