@@ -560,10 +560,12 @@ def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[
                      patterns: bool = True, workers: Workers | None = None) -> list[Relation]:
     """The relations of every text (:func:`~extractors.relations.find_relations`), sorted.
 
-    Candidate arguments are each text's span-model terms (Generic ones included) and the
-    graph's mentions; the result depends on nothing else, so incremental builds equal
-    full ones. With ``workers`` running a cluster, the texts are read there, a chunk
-    per task (the model goes to each worker once).
+    Arguments are the spans the relation model's argument model picks among its own
+    candidates of each text (:mod:`extractors.relation_args`); without one, the text's
+    span-model terms (Generic ones included) and the graph's mentions. The result depends
+    on nothing else, so incremental builds equal full ones. With ``workers`` running a
+    cluster, the texts are read there, a chunk per task (the model goes to each worker
+    once).
     """
     by_id = {p.id: p for p in papers}
     by_field: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
