@@ -45,6 +45,7 @@ from typing import TypeVar
 import numpy as np
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from extractors.linear import SparseLinear
 from extractors.relations import WORD, Candidate
 
 __all__ = [
@@ -220,16 +221,7 @@ def select(keys: Sequence[tuple[int, int]], probs: np.ndarray, threshold: float
     return sorted(kept)
 
 
-class _Index(dict[str, int]):
-    """Feature → row of the weights; an unknown feature gets :attr:`unknown` (zeros)."""
-
-    unknown = 0
-
-    def __missing__(self, key: str) -> int:
-        return self.unknown
-
-
-class ArgumentModel:
+class ArgumentModel(SparseLinear):
     """Trained span-classifier weights: one row of class scores per known feature.
 
     Parameters
@@ -243,25 +235,8 @@ class ArgumentModel:
     """
 
     def __init__(self, features: Sequence[str], weights: np.ndarray, threshold: float = 0.2):
-        self.index = _Index({f: i for i, f in enumerate(features)})
-        self.index.unknown = len(self.index) + 1  # a row of zeros
-        weights = np.asarray(weights, dtype=np.float32)
-        self.weights = np.vstack([weights, np.zeros((1, weights.shape[1]), np.float32)])
+        super().__init__(features, weights)
         self.threshold = threshold
-
-    def probabilities(self, rows: list[list[str]]) -> np.ndarray:
-        """Class probabilities of each feature list, one row each."""
-        return self._probabilities([[*map(self.index.__getitem__, row)] for row in rows])
-
-    def _probabilities(self, rows: list[list[int]]) -> np.ndarray:
-        """Class probabilities of each list of feature rows (of :attr:`weights`)."""
-        bias = len(self.index)  # the row after the known features
-        flat = [i for row in rows for i in (*row, bias)]
-        starts = np.cumsum([0] + [len(row) + 1 for row in rows[:-1]])
-        scores = np.add.reduceat(self.weights[flat], starts, axis=0)
-        scores -= scores.max(axis=1, keepdims=True)
-        np.exp(scores, out=scores)
-        return scores / scores.sum(axis=1, keepdims=True)
 
     def arguments(self, text: str, model: Iterable[tuple[int, int, str]]) -> list[Candidate]:
         """The relation arguments of ``text`` given the span model's spans ``model``."""
@@ -271,16 +246,15 @@ class ArgumentModel:
                                 [(a, b) for a, b, _ in model], toks, self.index.__getitem__)
         if not rows:
             return []
-        return select(keys, self._probabilities(rows), self.threshold)
+        return select(keys, self.probabilities_of_ids(rows), self.threshold)
 
     def save(self, folder: Path) -> None:
         """Write ``arguments.json`` and ``arguments.npy`` into ``folder``."""
         folder.mkdir(parents=True, exist_ok=True)
-        names = sorted(self.index, key=self.index.__getitem__)
         (folder / "arguments.json").write_text(json.dumps(
             {"classes": list(ARGUMENT_TYPES), "threshold": self.threshold,
-             "features": names}, indent=0) + "\n")
-        np.save(folder / "arguments.npy", self.weights[:-1].astype(np.float16))
+             "features": self.features()}, indent=0) + "\n")
+        np.save(folder / "arguments.npy", self.saved_weights())
 
     @classmethod
     def load(cls, folder: Path) -> ArgumentModel | None:

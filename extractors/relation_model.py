@@ -26,11 +26,11 @@ import bisect
 import functools
 import json
 from collections.abc import Sequence
-from itertools import repeat
 from pathlib import Path
 
 import numpy as np
 
+from extractors.linear import SparseLinear
 from extractors.relation_args import ArgumentModel
 from extractors.relations import WORD, Candidate
 from kg.core.model import RELATION_TYPES, SYMMETRIC_RELATION_TYPES
@@ -118,7 +118,7 @@ def sentence_pairs(text: str, sent_start: int, sent_end: int, inside: list[Candi
     return pairs, rows
 
 
-class RelationModel:
+class RelationModel(SparseLinear):
     """Trained weights: one row of class scores per known feature.
 
     Parameters
@@ -137,22 +137,9 @@ class RelationModel:
 
     def __init__(self, features: Sequence[str], weights: np.ndarray, threshold: float = 0.5,
                  arguments: ArgumentModel | None = None):
+        super().__init__(features, weights)
         self.arguments = arguments
-        self.index = {f: i for i, f in enumerate(features)}
-        # one more row of zeros: the weights of an unknown feature
-        weights = np.asarray(weights, dtype=np.float32)
-        self.weights = np.vstack([weights, np.zeros((1, weights.shape[1]), np.float32)])
         self.threshold = threshold
-
-    def probabilities(self, rows: list[list[str]]) -> np.ndarray:
-        """Class probabilities of each feature list, one row each."""
-        get, unknown, bias = self.index.get, len(self.index) + 1, len(self.index)
-        flat = [i for row in rows for i in (*map(get, row, repeat(unknown)), bias)]
-        starts = np.cumsum([0] + [len(row) + 1 for row in rows[:-1]])
-        scores = np.add.reduceat(self.weights[flat], starts, axis=0)
-        scores -= scores.max(axis=1, keepdims=True)
-        np.exp(scores, out=scores)
-        return scores / scores.sum(axis=1, keepdims=True)
 
     def predict(self, text: str, sentences: list[tuple[int, int, list[Candidate]]]
                 ) -> list[dict[tuple[int, int], tuple[str, bool, float, str]]]:
@@ -183,11 +170,10 @@ class RelationModel:
         folder.mkdir(parents=True, exist_ok=True)
         if self.arguments is not None:
             self.arguments.save(folder)
-        names = sorted(self.index, key=self.index.__getitem__)
         (folder / "features.json").write_text(json.dumps(
             {"classes": [c and list(c) for c in CLASSES], "threshold": self.threshold,
-             "features": names}, indent=0) + "\n")
-        np.save(folder / "weights.npy", self.weights[:-1].astype(np.float16))
+             "features": self.features()}, indent=0) + "\n")
+        np.save(folder / "weights.npy", self.saved_weights())
 
     @classmethod
     def load(cls, folder: Path) -> RelationModel:
