@@ -154,14 +154,17 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _time_v(args: list[str]) -> tuple[float, int]:
+def _time_v(args: list[str]) -> tuple[float, int, float]:
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + sys) of a command."""
     proc = subprocess.run(["/usr/bin/time", "-v", *args], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", proc.stderr)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+    cpu = re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", proc.stderr)
     assert proc.returncode == 0 and wall and rss, proc.stderr[-500:]
     h, m, s = wall.groups()
-    return int(h or 0) * 3600 + int(m) * 60 + float(s), int(rss.group(1)) // 1024
+    return (int(h or 0) * 3600 + int(m) * 60 + float(s), int(rss.group(1)) // 1024,
+            sum(float(c) for c in cpu))
 
 
 def python_engine_queries(out: Path) -> list[dict]:
@@ -173,12 +176,14 @@ def python_engine_queries(out: Path) -> list[dict]:
     con.close()
     rows = []
     for what, (cid, df) in (("busiest", by_df[0]), ("median", by_df[len(by_df) // 2])):
-        runs = [_time_v([sys.executable, "-m", "kg", "papers", str(out), "--concept",
-                         labels[cid], "--engine", "python", "--format", "json"])
-                for _ in range(3)]
-        wall, rss = min(runs)
-        rows.append({"concept": f"{what}: {labels[cid]} ({df} papers)",
-                     "wall s (best of 3)": round(wall, 2), "peak RSS MB": rss})
+        for fmt in ("table", "json", "csv"):  # table: the default, stdout not a terminal
+            runs = [_time_v([sys.executable, "-m", "kg", "papers", str(out), "--concept",
+                             labels[cid], "--engine", "python", "--format", fmt])
+                    for _ in range(3)]
+            wall, rss, cpu = min(runs)
+            rows.append({"concept": f"{what}: {labels[cid]} ({df} papers)", "format": fmt,
+                         "wall s (best of 3)": round(wall, 2), "CPU s": round(cpu, 2),
+                         "peak RSS MB": rss})
     return rows
 
 

@@ -7,6 +7,7 @@ so no engine needs its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kg.core.model import Concept, KnowledgeGraph, concept_index
@@ -19,7 +20,9 @@ __all__ = ["ConceptTable", "concept_index"]
 class ConceptTable:
     """Every concept of a source, as a model without papers, with its name index.
 
-    Shared between calls: treat as read-only.
+    Shared between calls: treat as read-only. ``concepts`` and ``index`` may be mappings
+    that read their entries on demand (``model.sqlite``: :mod:`queries.python_index`);
+    a table whose source can walk the hierarchy itself overrides :meth:`narrower`.
 
     Examples
     --------
@@ -30,18 +33,18 @@ class ConceptTable:
     ['gcn', 'gnn']
     """
 
-    concepts: dict[str, Concept]
+    concepts: Mapping[str, Concept]
     #: every name's key -> concept id (:func:`~kg.core.model.concept_index`): made here
     #: unless the source keeps it ready (``model.sqlite`` does)
-    index: dict[str, str] = field(default_factory=dict)
-    kg: KnowledgeGraph = field(init=False)
+    index: Mapping[str, str] = field(default_factory=dict)
+    _hierarchy: KnowledgeGraph | None = field(init=False, default=None, repr=False,
+                                              compare=False)
     _name_words: dict[str, list[tuple[str, ...]]] | None = field(init=False, default=None,
                                                                 repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.kg = KnowledgeGraph(concepts=self.concepts)
         if not self.index:
-            self.index = concept_index(self.concepts)
+            self.index = concept_index(dict(self.concepts))
 
     def name_words(self) -> dict[str, list[tuple[str, ...]]]:
         """For each concept, the normalised words of its label and of each alias (once)."""
@@ -54,7 +57,9 @@ class ConceptTable:
 
     def narrower(self, concept_id: str) -> set[str]:
         """``concept_id`` and every concept below it through ``broader`` links."""
-        return self.kg.descendants(concept_id)
+        if self._hierarchy is None:
+            self._hierarchy = KnowledgeGraph(concepts=dict(self.concepts))
+        return self._hierarchy.descendants(concept_id)
 
     def label(self, concept_id: str) -> str:
         """The preferred label of ``concept_id``."""

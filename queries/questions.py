@@ -117,9 +117,11 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
     salience = engine.salience(concept_ids=ids)
     rows: dict[str, dict] = {}
     first: dict[str, int] = {}
+    labels = {c: table.label(c) for c in {link.concept for link in links}}
+    filtered = keep.active
     for link in links:
         m = meta.get(link.paper)
-        if m is None or not keep.allows(m["year"], m["venue"]):
+        if m is None or (filtered and not keep.allows(m["year"], m["venue"])):
             continue  # a link without its paper's title is not a paper row
         row = rows.get(link.paper)
         if row is None:
@@ -132,7 +134,7 @@ def papers_for_concept(source: Any, text: str, *, narrower: bool = True,
         row["about"] = row["about"] or about
         row["salience"] = max(row["salience"], score)
         row["mentions"] += link.mentions
-        row["concepts"].add(table.label(link.concept))
+        row["concepts"].add(labels[link.concept])
         if link.first < first[link.paper]:
             first[link.paper], row["evidence"] = link.first, link.evidence
     for row in rows.values():

@@ -1,7 +1,8 @@
 """The Python engine over OUT reads ``model.sqlite`` by key, not the whole ``model.json``.
 
 Its answers are compared with every other engine's in tests/test_engines_agree*.py; here:
-that it does not need ``model.json``, that an older OUT without the file still works, and
+that it does not need ``model.json`` nor every concept for one topic, that an older OUT
+without the file (or with an older format of it) still works, and
 that a damaged file is one line naming it.
 """
 
@@ -93,14 +94,43 @@ def test_the_name_index_kept_in_model_sqlite_is_the_one_made_from_the_concepts(o
     assert table.index == concept_index(table.concepts)
 
 
-def test_a_model_sqlite_without_the_name_index_is_answered_the_same(out):
+def test_a_model_sqlite_of_an_older_format_is_answered_from_model_json(out):
     import sqlite3
 
     before = _papers(out)
     con = sqlite3.connect(out / "model.sqlite")
-    con.execute("DROP TABLE names")
+    con.execute("DROP TABLE hierarchy")  # format 3 had no hierarchy table
+    con.execute("UPDATE meta SET value = 3 WHERE key = 'format'")
     con.commit()
     con.close()
     after = _papers(out)
     assert after.returncode == 0, after.stderr
     assert after.stdout == before.stdout and after.stderr == before.stderr
+
+
+def test_the_hierarchy_kept_in_model_sqlite_gives_every_concept_the_same_narrower_set(out):
+    from kg.core.model import KnowledgeGraph
+    from kg.stores.out import load_model
+    from queries.python_index import IndexedModelEngine
+
+    kg_model = load_model(out)
+    table = IndexedModelEngine.from_out(out).concept_table()
+    whole = KnowledgeGraph(concepts=kg_model.concepts)
+    assert any(len(whole.descendants(c)) > 2 for c in kg_model.concepts)  # a real hierarchy
+    for cid in kg_model.concepts:
+        assert table.narrower(cid) == whole.descendants(cid), cid
+
+
+def test_one_topic_reads_its_concepts_by_key_not_the_whole_concepts_table(out):
+    """``kg papers --concept`` at 20,000 papers spent 0.5 s reading all 26,000 concepts."""
+    from queries.python_index import IndexedModelEngine
+    from queries.questions import papers_for_concept
+
+    engine = IndexedModelEngine.from_out(out)
+    statements: list[str] = []
+    engine.con.set_trace_callback(statements.append)
+    rows = papers_for_concept(engine, "GNNs")
+    assert "neurips2026-abstracts-3" in [r["id"] for r in rows]
+    assert any("FROM names WHERE key" in s for s in statements)
+    assert not any("FROM concepts ORDER BY" in s or "FROM names ORDER BY" in s
+                   for s in statements), statements

@@ -106,7 +106,32 @@ def table_width(stream: TextIO, width: int | None = None, *, full: bool = False)
     return shutil.get_terminal_size().columns
 
 
+def _cell_width(text: str) -> int:
+    """Terminal columns ``text`` takes (wide East Asian characters count two)."""
+    if text.isascii():
+        return len(text)
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _plain_table(cells: list[list[str]], columns: Sequence[str], widths: list[int]) -> str:
+    """The table rich draws when no cell wraps: columns three spaces apart, a rule under
+    the header. Drawn here because rich takes ~1 ms a row (8 s for 9,900 rows)."""
+    def line(row: Sequence[str]) -> str:
+        return "   ".join(c + " " * (w - _cell_width(c))
+                          for c, w in zip(row, widths, strict=True)).rstrip()
+
+    out = [line(columns), "─" * (sum(widths) + 3 * (len(widths) - 1))]
+    out.extend(line(row) for row in cells)
+    return "\n".join(x for x in out if x) + "\n"
+
+
 def _table(cells: list[list[str]], columns: Sequence[str], width: int | None) -> str:
+    widths = [max([_cell_width(c), *(_cell_width(r[i]) for r in cells)])
+              for i, c in enumerate(columns)]
+    if width is None or sum(widths) + 3 * (len(widths) - 1) <= width:
+        return _plain_table(cells, columns, widths)
     # rich shares the width out between the columns and wraps long cells within
     # theirs (nothing is cut); no markup, emoji or colour: cells are data
     from rich import box
@@ -115,21 +140,18 @@ def _table(cells: list[list[str]], columns: Sequence[str], width: int | None) ->
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="",
                   padding=(0, 1))
-    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
     # ids and short labels stay on one line when that leaves room; long text wraps first
     keep = [w if w <= KEEP_WHOLE else 0 for w in widths]
     room = sum(keep) + 3 * (len(columns) - 1) + 6 * keep.count(0)
-    if width is not None and room > width:
+    if room > width:
         keep = [0] * len(columns)
     for c, k in zip(columns, keep, strict=True):
         table.add_column(c, overflow="fold", width=k or None)
     for row in cells:
         table.add_row(*row)
-    natural = sum(widths)
     buf = io.StringIO()
-    console = Console(file=buf, width=width or natural + 3 * len(columns) + 10,
-                      color_system=None, markup=False, emoji=False, highlight=False,
-                      force_terminal=False, legacy_windows=False)
+    console = Console(file=buf, width=width, color_system=None, markup=False, emoji=False,
+                      highlight=False, force_terminal=False, legacy_windows=False)
     console.print(table)
     lines = [line.rstrip() for line in buf.getvalue().splitlines()]
     return "\n".join(line for line in lines if line) + "\n"
@@ -153,8 +175,9 @@ def emit(rows: Sequence[dict], columns: Sequence[str], fmt: str = "table",
     """
     stream = stream or sys.stdout
     if fmt == "json":
-        json.dump(list(rows), stream, ensure_ascii=False, indent=2)
-        stream.write("\n")
+        # one write: json.dump writes every token on its own (0.6 s of system time for
+        # 9,900 rows to a pipe)
+        stream.write(json.dumps(list(rows), ensure_ascii=False, indent=2) + "\n")
         return
     if fmt == "csv":
         w = csv.writer(stream, lineterminator="\n")

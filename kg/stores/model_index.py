@@ -25,11 +25,13 @@ engine (:mod:`queries.python_index`) opens read-only and queries by key:
     sentence stating it, by paper id); indexed by ``head`` and by ``tail``;
 ``paper_relations``
     ``paper``, ``type``, ``head``, ``tail``: the edges each paper states;
+``hierarchy``
+    ``broader``, ``narrower``: one row per ``broader`` link, so a question walks down from
+    one concept (a recursive query) instead of reading every concept;
 ``names``
     every normalised label, alias, acronym and hidden label (``key``) with its ``concept``
     (:func:`~kg.core.model.concept_index`): a question resolves names without normalising
-    every concept's (65 % of ``kg papers --concept`` at 5,000 papers, cProfile); an older
-    file without it has the index made when read;
+    every concept's (65 % of ``kg papers --concept`` at 5,000 papers, cProfile);
 ``meta``
     ``format`` and the totals.
 
@@ -53,7 +55,7 @@ __all__ = ["FORMAT", "concept_from_row", "index_damaged", "open_model_index",
            "write_model_index"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
-FORMAT = 3
+FORMAT = 4
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -72,6 +74,8 @@ CREATE TABLE relations (type TEXT NOT NULL, head TEXT NOT NULL, tail TEXT NOT NU
     WITHOUT ROWID;
 CREATE TABLE paper_relations (paper TEXT NOT NULL, type TEXT NOT NULL, head TEXT NOT NULL,
     tail TEXT NOT NULL, PRIMARY KEY (paper, type, head, tail)) WITHOUT ROWID;
+CREATE TABLE hierarchy (broader TEXT NOT NULL, narrower TEXT NOT NULL,
+    PRIMARY KEY (broader, narrower)) WITHOUT ROWID;
 CREATE TABLE names (key TEXT PRIMARY KEY, concept TEXT NOT NULL) WITHOUT ROWID;
 """
 #: Built after the rows are in: one sort instead of a b-tree grown out of order.
@@ -155,6 +159,8 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
         for key, e in edges.items()))
     con.executemany("INSERT INTO paper_relations VALUES (?, ?, ?, ?)", sorted(
         {(p, *key) for key, e in edges.items() for p in e.evidence}))
+    con.executemany("INSERT INTO hierarchy VALUES (?, ?)", sorted(
+        {(b, cid) for cid, c in kg.concepts.items() for b in c.broader}))
     con.executemany("INSERT INTO names VALUES (?, ?)", sorted(concept_index(kg.concepts).items()))
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
