@@ -70,14 +70,14 @@ class RowsByKey(Mapping[str, V]):
     >>> con = sqlite3.connect(":memory:")
     >>> _ = con.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)")
     >>> _ = con.executemany("INSERT INTO t VALUES (?, ?)", [("a", "1"), ("b", "2")])
-    >>> rows = RowsByKey(lambda sql, p=(): con.execute(sql, tuple(p)).fetchall(),
+    >>> rows = RowsByKey(lambda sql, p=(): con.execute(sql, tuple(p)),
     ...                  "SELECT v FROM t WHERE k = ?", "SELECT k, v FROM t ORDER BY k",
     ...                  lambda key, v: int(v))
     >>> rows["b"], "c" in rows, rows.get("c"), dict(rows)
     (2, False, None, {'a': 1, 'b': 2})
     """
 
-    def __init__(self, rows: Callable[..., list[tuple]], one: str, every: str,
+    def __init__(self, rows: Callable[..., Iterable[tuple]], one: str, every: str,
                  make: Callable[[str, Any], V]) -> None:
         self._query = rows
         self._one, self._every, self._make = one, every, make
@@ -88,7 +88,7 @@ class RowsByKey(Mapping[str, V]):
         if self._all is not None:
             return self._all[key]
         if key not in self._found:
-            found = self._query(self._one, (key,))
+            found = list(self._query(self._one, (key,)))
             self._found[key] = self._make(key, found[0][0]) if found else None
         value = self._found[key]
         if value is None:
@@ -202,10 +202,10 @@ class IndexedModelEngine:
     def concept_table(self) -> ConceptTable:
         if self._table is None:
             concepts: RowsByKey[Concept] = RowsByKey(
-                self._rows, "SELECT data FROM concepts WHERE id = ?",
+                self._iter, "SELECT data FROM concepts WHERE id = ?",
                 "SELECT id, data FROM concepts ORDER BY ord", concept_from_row)
             names: RowsByKey[str] = RowsByKey(
-                self._rows, "SELECT concept FROM names WHERE key = ?",
+                self._iter, "SELECT concept FROM names WHERE key = ?",
                 "SELECT key, concept FROM names ORDER BY key", lambda _key, cid: cid)
             self._table = IndexedConceptTable(concepts, names, below=self._below)
         return self._table
