@@ -52,6 +52,7 @@ from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
 __all__ = [
+    "ADVERB",
     "DATASET_HEADS",
     "Decision",
     "FINITE_VERBS",
@@ -135,7 +136,8 @@ _PREPOSITIONS = word_set("of for in on with to from by at as via into onto over 
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
 _CLAUSE_WORDS = word_set("whether if when while because although though since unless whereas")
-_ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
+#: Adverb endings ("simultaneously", "significantly").
+ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
 _NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")
 _BAD_CHARS = re.compile(r"[,;:()\[\]\\{}\"]|\bvs\b")
 
@@ -221,7 +223,7 @@ def malformed(form: str, *, max_words: int = 5,
             return "finite verb"
         if w in DETERMINERS and w not in ("all", "no", "most", "more"):
             return "inner determiner"
-        if _ADVERB.search(w):
+        if ADVERB.search(w):
             return "adverb"
     return None
 
@@ -512,7 +514,7 @@ def _stop_word(word: str) -> bool:
     """A word of the generic stop-lists: never a one-word term unless the corpus's topic."""
     w = word.lower()
     return (w in COMMON_SINGLE or norm_key(w) in COMMON_SINGLE or w in LIGHT_MODIFIERS
-            or w in DETERMINERS or w in LEADING_VERBS or bool(_ADVERB.search(w)))
+            or w in DETERMINERS or w in LEADING_VERBS or bool(ADVERB.search(w)))
 
 
 def _true_name(token: str) -> bool:
