@@ -33,6 +33,7 @@ from queries.questions import (
     concepts,
     cooccurring,
     paper,
+    papers,
     papers_for_concept,
     related_papers,
     stats,
@@ -42,12 +43,12 @@ from queries.relations import evaluations, methods_for, relations
 from queries.trends import trends
 
 __all__ = ["ENGINES", "QUESTIONS", "bridges", "concept_path", "concepts", "cooccurring",
-           "engine_for", "evaluations", "methods_for", "open_engine", "paper",
-           "papers_for_concept", "related_papers", "relations", "run", "run_on", "stats", "topic",
-           "trends"]
+           "engine_for", "evaluations", "methods_for", "open_engine", "paper", "papers",
+           "papers_for_concept", "related_papers", "relations", "run", "run_on", "stats",
+           "topic", "trends"]
 
 #: every question by name (``run``, the CLI and the differential test use this table)
-QUESTIONS = {f.__name__: f for f in (papers_for_concept, concepts, paper, related_papers,
+QUESTIONS = {f.__name__: f for f in (papers, papers_for_concept, concepts, paper, related_papers,
                                      cooccurring, concept_path, stats, bridges, topic, trends,
                                      relations, methods_for, evaluations)}
 

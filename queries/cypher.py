@@ -130,6 +130,12 @@ MATCH (p:Paper)
 RETURN p.id AS id, p.year AS year, p.venue AS venue
 """
 
+_PAPER_LIST = """
+MATCH (p:Paper)
+OPTIONAL MATCH (p)-[:MENTIONS]->(c:Concept)
+RETURN p.id AS id, p.title AS title, p.year AS year, p.venue AS venue, count(c) AS n
+"""
+
 _PAPERS_WITH_TEXT = """
 MATCH (p:Paper)
 WHERE toLower(p.title) CONTAINS $needle OR toLower(p.abstract) CONTAINS $needle
@@ -238,6 +244,10 @@ class CypherEngine:
     def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
         return {r["id"]: (None if r["year"] is None else int(r["year"]), r["venue"])
                 for r in self._run(_PAPER_META)}
+
+    def paper_list(self) -> list[tuple[str, str, int | None, str | None, int]]:
+        return sorted((r["id"], r["title"], None if r["year"] is None else int(r["year"]),
+                       r["venue"], r["n"]) for r in self._run(_PAPER_LIST))
 
     def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
         return {r["id"]: (r["title"], r["abstract"] or "")

@@ -102,6 +102,11 @@ class Engine(Protocol):
         """``(year, venue)`` of every paper (for the time and venue filters)."""
         ...
 
+    def paper_list(self) -> list[tuple[str, str, int | None, str | None, int]]:
+        """Every paper as ``(id, title, year, venue, concepts)``, by id: ``concepts`` counts
+        the concepts it mentions directly (one query, for listing a whole graph)."""
+        ...
+
     def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
         """``(title, abstract)`` of the papers whose lower-cased title or abstract
         contains ``needle`` (lower case; a plain substring: :mod:`queries.topics` checks

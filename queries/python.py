@@ -97,6 +97,11 @@ class PythonEngine:
     def paper_meta(self) -> dict[str, tuple[int | None, str | None]]:
         return {p.id: (p.year, p.venue) for p in self.kg.papers.values()}
 
+    def paper_list(self) -> list[tuple[str, str, int | None, str | None, int]]:
+        pc = self.kg.paper_concepts
+        return [(p.id, p.title, p.year, p.venue, len(pc.get(p.id, ())))
+                for p in sorted(self.kg.papers.values(), key=lambda p: p.id)]
+
     def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
         return {p.id: (p.title, p.abstract) for p in self.kg.papers.values()
                 if needle in p.title.lower() or needle in p.abstract.lower()}

@@ -247,6 +247,12 @@ class IndexedModelEngine:
         return {p: (y, v) for p, y, v in
                 self._iter("SELECT id, year, venue FROM papers ORDER BY ord")}
 
+    def paper_list(self) -> list[tuple[str, str, int | None, str | None, int]]:
+        return self._rows("""
+            SELECT p.id, p.title, p.year, p.venue,
+                   (SELECT COUNT(*) FROM links l WHERE l.paper = p.id)
+            FROM papers p ORDER BY p.id""")
+
     def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
         # Python's lower(), not SQLite's (ASCII only): the in-memory engine's answer
         return {p: (t, a) for p, t, a in

@@ -26,7 +26,7 @@ from queries.ranking import rounded
 from queries.relations import paper_relation_rows
 from queries.topics import Resolution, no_paper, resolve, resolve_concept
 
-__all__ = ["concept_path", "concepts", "cooccurring", "paper", "papers_for_concept",
+__all__ = ["concept_path", "concepts", "cooccurring", "paper", "papers", "papers_for_concept",
            "related_papers", "stats", "topic"]
 
 
@@ -155,6 +155,28 @@ def _text_rows(engine: Engine, res: Resolution, allowed: set[str] | None,
                      "about": False, "salience": 0.0, "mentions": res.matches[p].times,
                      "concepts": [], "evidence": res.matches[p].sentence, "topic": "text"})
     return sorted(rows, key=lambda r: (-r["mentions"], r["id"]))
+
+
+def papers(source: Any, *, year: int | None = None, since: int | None = None,
+           until: int | None = None, venue: str | None = None) -> list[dict]:
+    """Every paper (those the time and venue filters keep), by id.
+
+    Rows ``id, title, year, venue, concepts`` (how many concepts the paper mentions).
+
+    Examples
+    --------
+    >>> from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+    >>> kg = KnowledgeGraph(
+    ...     papers={"p": Paper("p", "On GNNs", "GNNs work.", year=2024),
+    ...             "q": Paper("q", "Other", "Nothing.", year=2020)},
+    ...     concepts={"gnn": Concept("gnn", "graph neural network")},
+    ...     mentions=[Mention("p", "gnn", "abstract", 0, 4, "GNNs", "GNNs work.", "acronym")])
+    >>> [(r["id"], r["concepts"]) for r in papers(kg)], [r["id"] for r in papers(kg, since=2021)]
+    ([('p', 1), ('q', 0)], ['p'])
+    """
+    keep = paper_filter(year, since, until, venue)
+    return [{"id": p, "title": t, "year": y, "venue": v, "concepts": n}
+            for p, t, y, v, n in engine_for(source).paper_list() if keep.allows(y, v)]
 
 
 def concepts(source: Any, *, type: str | None = None,  # noqa: A002

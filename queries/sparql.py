@@ -302,6 +302,15 @@ class SparqlEngine:
             SELECT ?p ?year ?venue WHERE { ?p a schema:ScholarlyArticle .
               OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kgv:venue ?venue } }""")}
 
+    def paper_list(self) -> list[tuple[str, str, int | None, str | None, int]]:
+        rows = [(_pid(p), t, y, v, int(n)) for p, t, y, v, n in _tuples(self.store, """
+            SELECT ?p ?title ?year ?venue (COUNT(?c) AS ?n) WHERE {
+              ?p a schema:ScholarlyArticle ; dcterms:title ?title .
+              OPTIONAL { ?p dcterms:date ?year } OPTIONAL { ?p kgv:venue ?venue }
+              OPTIONAL { ?p dcterms:subject ?c } }
+            GROUP BY ?p ?title ?year ?venue""")]
+        return sorted(rows)
+
     def papers_with_text(self, needle: str) -> dict[str, tuple[str, str]]:
         n = literal(needle)
         return {_pid(p): (t, a) for p, t, a in _tuples(self.store, f"""

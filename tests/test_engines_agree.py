@@ -18,7 +18,7 @@ from queries.engine import Engine
 from queries.engines import open_engine
 from queries.python_index import IndexedModelEngine
 
-HELPERS = ("papers_for_concept", "concepts", "paper", "related_papers", "cooccurring",
+HELPERS = ("papers", "papers_for_concept", "concepts", "paper", "related_papers", "cooccurring",
            "concept_path", "stats", "relations", "methods_for", "evaluations")
 
 
@@ -75,6 +75,8 @@ def check_corpus(engines: Engines, kg, concepts: list[str], papers: list[str],
     for a, b in pairs:
         engines.agree("concept_path", kg.concepts[a].label, kg.concepts[b].label)
     engines.agree("stats")
+    engines.agree("papers")
+    engines.agree("papers", since=2018, venue="NeurIPS")
     engines.agree("concepts")
     engines.agree("concepts", type="method")
     # failures: unknown concept and paper give the same one-line error everywhere

@@ -13,7 +13,6 @@ from kg.cli.options import (
     OutFirst,
     after_out,
     ask,
-    bounded,
     emit,
     engine_option,
     filter_options,
@@ -46,18 +45,8 @@ def papers(out: Path, concept: str | None, exact: bool, engine: str, fmt: str,
            filters: dict) -> None:
     """List the papers in OUT, or those about a topic (with year and venue)."""
     if concept is None:
-        from kg.stores.out import load_model  # stores inside commands (see kg.cli)
-        from queries.filters import paper_filter
-
-        def listing() -> list[dict]:
-            kg = load_model(out)
-            keep = paper_filter(**filters)
-            return [{"id": p.id, "title": p.title, "year": p.year, "venue": p.venue,
-                     "concepts": len(kg.paper_concepts.get(p.id, ()))}
-                    for p in sorted(kg.papers.values(), key=lambda p: p.id)
-                    if keep.allows(p.year, p.venue)]
-
-        emit(bounded(listing), ["id", "title", "year", "venue", "concepts"], fmt)
+        emit(ask(engine, out, "papers", **filters), ["id", "title", "year", "venue", "concepts"],
+             fmt)
         return
     rows = ask(engine, out, "papers_for_concept", concept, narrower=not exact, **filters)
     say_topic(engine, out, concept)
