@@ -135,7 +135,8 @@ solution accuracy performance process paradigm pipeline task setting metric""")
 _PREPOSITIONS = word_set("of for in on with to from by at as via into onto over under")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
-_CLAUSE_WORDS = word_set("whether if when while because although though since unless whereas")
+_CLAUSE_WORDS = word_set("""whether if when while because although though since unless whereas
+thereby thus hence therefore""")
 #: Adverb endings ("simultaneously", "significantly").
 ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
 _NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")

@@ -379,6 +379,18 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
     # near-duplicates ("regularisation methods" / "regularization method" share a key
     # already); typos and spelling variants beyond the rules merge into the most
     # frequent spelling, or into a known concept.
+    for key in sorted(groups):
+        # "novel reward model", "existing graph contrastive learning": a light modifier on
+        # a term found elsewhere in the corpus is a mention of that term
+        plain = _without_light_modifiers(key)
+        if plain != key and (plain in groups or plain in registry.by_key):
+            if plain in groups:
+                groups[plain].extend(groups.pop(key))
+            else:
+                cid = registry.by_key[plain]
+                for c, _ in groups.pop(key):
+                    c.concept = cid
+                    types[cid][c.type or ""] += 1
     canon = canonical_keys({k: len(v) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
@@ -401,6 +413,26 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
             if (form != concept.label and form not in concept.aliases
                     and len(concept.aliases) < 12):
                 concept.aliases.append(form)
+
+
+#: Light modifiers, and a few of scale and judgement ("large-scale instruction tuning",
+#: "excessive noisy data"): "Evaluative or filler modifiers make a phrase generic or junk,
+#: not a variant" (bench/judged rubric).
+_LIGHTER = LIGHT_MODIFIERS | word_set("diverse excessive suboptimal")
+
+
+def _without_light_modifiers(key: str) -> str:
+    """A key without its leading light modifiers, if two words or more remain.
+
+    >>> _without_light_modifiers("novel reward model"), _without_light_modifiers("new york")
+    ('reward model', 'new york')
+    >>> _without_light_modifiers("large scale instruction tuning")
+    'instruction tuning'
+    """
+    words = key.split()
+    while len(words) > 2 and words[0] in _LIGHTER:
+        words = words[2:] if words[1] == "scale" and len(words) > 3 else words[1:]
+    return " ".join(words)
 
 
 #: Generic heads after a name ("GraphCLIP framework"): the name is the concept, of this type.
@@ -707,8 +739,10 @@ def _place_by_head(used: set[str], registry: ConceptRegistry) -> None:
             if b and b != cid:
                 concept.broader = [b]
                 up = registry.concepts[b]
-                if up.origin == "lexicon" and head_word(concept.label) not in _KIND_OF_HEAD:
-                    # "black-box LLM" is what "LLM" is, whatever the span model voted
+                if (up.origin == "lexicon" and " " in up.label
+                        and head_word(concept.label) not in _KIND_OF_HEAD):
+                    # "black-box LLM" is what "LLM" is, whatever the span model voted; a
+                    # one-word umbrella ("optimization") says too little
                     concept.type = up.type
                 break
 
