@@ -167,6 +167,9 @@ class PipelineSpec:
     fingerprint: str  # model_fingerprint(model) + pipeline_fingerprint()
     terms: bytes  # ConceptMatcher.to_bytes()
     batch_size: int = BATCH_SIZE
+    #: ``(relation model, patterns)`` when relations are found with the extraction
+    #: (:func:`_relations_with_extraction`), else ``None``
+    relations: tuple[RelationModel, bool] | None = None
 
     def pipeline(self) -> Language:
         """The pipeline, from this worker process's cache; loaded once per model."""
@@ -335,6 +338,14 @@ def _run(nlp: Language, texts: list, indices: list[int], records: dict[int, Text
             yield i, record_spans(records[i], doc, pid, field, offset), None
 
 
+def _relations_with_extraction(model: RelationModel | None) -> bool:
+    """Whether a text's relations can be found as soon as it is extracted: when ``model``
+    has an argument model, they depend on the text, its sentences and its span-model terms
+    alone (not on the corpus-level mentions), so a worker finds them in the same task and
+    the texts are not sent to it a second time."""
+    return model is not None and getattr(model, "arguments", None) is not None
+
+
 def _batches(indices: list[int], texts: list, size: int) -> Iterator[list[int]]:
     """``indices`` in runs of at most ``size`` texts and :data:`BATCH_CHARS` characters.
 
@@ -354,42 +365,70 @@ def _batches(indices: list[int], texts: list, size: int) -> Iterator[list[int]]:
         yield batch
 
 
-#: One task: ``(index, text, (paper id, field, offset), kept record or None)`` per text.
-_Chunk = list[tuple[int, str, tuple[str, str, int], TextRecord | None]]
+#: One task: ``(index, text, (paper id, field, offset), kept record or None, field text or
+#: None)`` per text; the field's text as read is there when the text is a whole field and
+#: its relations are to be found with it (the masked text itself when nothing was masked).
+_Chunk = list[tuple[int, str, tuple[str, str, int], TextRecord | None, str | None]]
+#: What a task gives back per text: ``(index, DocSpans, new record or None, relations of
+#: the field or None)``.
+_Extracted = tuple[int, DocSpans, TextRecord | None, list[Relation] | None]
 
 
 def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
-               ) -> list[tuple[int, DocSpans, TextRecord | None]]:
-    texts = {i: (text, where) for i, text, where, _ in chunk}
-    records = {i: r for i, _, _, r in chunk if r is not None}
-    return list(_run(nlp, texts, [i for i, *_ in chunk], records, batch_size))
+               relations: tuple[RelationModel, bool] | None) -> list[_Extracted]:
+    texts = {i: (text, where) for i, text, where, _, _ in chunk}
+    records = {i: r for i, _, _, r, _ in chunk if r is not None}
+    raw = {i: r for i, _, _, _, r in chunk if r is not None}
+    out = []
+    for i, ds, record in _run(nlp, texts, [i for i, *_ in chunk], records, batch_size):
+        found = None
+        if relations is not None and i in raw:
+            model, patterns = relations
+            found = find_relations(ds.paper, ds.field, raw[i], ds.sents, ds.model,
+                                   model=model, patterns=patterns)
+        out.append((i, ds, record, found))
+    return out
 
 
-def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[tuple[int, DocSpans,
-                                                                   TextRecord | None]]:
+def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[_Extracted]:
     """One task in a worker process: the chunk's texts through the worker's pipeline."""
-    return _run_chunk(spec.pipeline(), chunk, spec.batch_size)
+    return _run_chunk(spec.pipeline(), chunk, spec.batch_size, spec.relations)
 
 
-def _extract_here(shared: tuple[Language, int], chunk: _Chunk,
-                  ) -> list[tuple[int, DocSpans, TextRecord | None]]:
+def _extract_here(shared: tuple[Language, int, tuple[RelationModel, bool] | None],
+                  chunk: _Chunk) -> list[_Extracted]:
     """One task in this process, with the pipeline already built here."""
-    nlp, batch_size = shared
-    return _run_chunk(nlp, chunk, batch_size)
+    nlp, batch_size, relations = shared
+    return _run_chunk(nlp, chunk, batch_size, relations)
 
 
 def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,
              records: dict[int, TextRecord], batch_size: int,
-             ) -> Iterator[tuple[int, DocSpans, TextRecord | None]]:
-    """:func:`_run` over every text, chunk by chunk, here or on the workers (``spec``)."""
+             relations: tuple[RelationModel, bool] | None = None,
+             papers: list[Paper] | None = None) -> Iterator[_Extracted]:
+    """:func:`_run` over every text, chunk by chunk, here or on the workers (``spec``);
+    with ``relations``, also the relations of each text that is a whole field of
+    ``papers``."""
     # fresh and kept texts in separate chunks: each fresh chunk is then one nlp.pipe pass
     order = [i for i in range(len(texts)) if i not in records] + sorted(records)
-    tasks = ([(i, *texts[i], records.get(i)) for i in order[k:k + WORKER_CHUNK]]
+    by_id = {p.id: p for p in papers or ()}
+
+    def raw(i: int) -> str | None:
+        text, (pid, field, offset) = texts[i]
+        if relations is None or offset:
+            return None
+        whole = by_id[pid].text(field)
+        if len(whole) != len(text):  # the first chunk of a huge field: found later
+            return None
+        return text if whole == text else whole  # the same object is pickled once
+
+    tasks = ([(i, *texts[i], records.get(i), raw(i)) for i in order[k:k + WORKER_CHUNK]]
              for k in range(0, len(order), WORKER_CHUNK))
     if spec is not None:
         results = workers.map(_extract_task, spec, tasks, what="extraction")
     else:
-        results = workers.map(_extract_here, (nlp, batch_size), tasks, what="extraction")
+        results = workers.map(_extract_here, (nlp, batch_size, relations), tasks,
+                              what="extraction")
     for result in results:
         yield from result
 
@@ -482,12 +521,17 @@ def extract_corpus(
         records = {i: cache[k] for i, k in enumerate(keys) if k in cache}
     if workers is None:
         workers = default_workers(len(texts), MULTIPROCESS_MIN_TEXTS)
+    model = load_relation_model() if relation_model is True else \
+        None if isinstance(relation_model, bool) else relation_model
+    early = (model, relation_patterns) if model is not None and \
+        _relations_with_extraction(model) else None
     spec = None
     if workers > 1 or scheduler is not None:
         spec = PipelineSpec(
             model_dir=str(model_dir) if model_dir else None,
             fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
-            terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size)
+            terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size,
+            relations=early)
         # local workers are forked where the platform allows: they find it in their cache
         _WORKER_PIPELINE[(spec.model_dir, spec.fingerprint)] = [nlp, spec.terms]
     try:
@@ -496,8 +540,8 @@ def extract_corpus(
                                  texts, records, keys, cache, progress=progress,
                                  batch_size=batch_size, nested=nested,
                                  propagate_terms=propagate_terms, acceptance=acceptance,
-                                 rejected=rejected, relation_model=relation_model,
-                                 relation_patterns=relation_patterns)
+                                 rejected=rejected, relation_model=model,
+                                 relation_patterns=relation_patterns, early=early)
     finally:
         _WORKER_PIPELINE.clear()
 
@@ -507,22 +551,28 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
                   records: dict[int, TextRecord], keys: list[str],
                   cache: dict[str, TextRecord] | None, *, progress: bool, batch_size: int,
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
-                  rejected: Rejected | None, relation_model: RelationModel | bool | None,
-                  relation_patterns: bool) -> KnowledgeGraph:
-    """:func:`extract_corpus` once its pipeline is built and its workers are running."""
+                  rejected: Rejected | None, relation_model: RelationModel | None,
+                  relation_patterns: bool, early: tuple[RelationModel, bool] | None,
+                  ) -> KnowledgeGraph:
+    """:func:`extract_corpus` once its pipeline is built and its workers are running;
+    ``early``: relations found with the extraction (:func:`_relations_with_extraction`)."""
     spans: dict[int, DocSpans] = {}
+    related: dict[tuple[str, str], list[Relation]] = {}
     bar = None
     if progress:
         from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     stats = None
-    for i, ds, record in _extract(workers, nlp, spec, texts, records, batch_size):
+    for i, ds, record, found_relations in _extract(workers, nlp, spec, texts, records,
+                                                   batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
             stats = CorpusStats.of(papers)
         if keys and cache is not None and record is not None:
             cache[keys[i]] = record
         spans[i] = ds
+        if found_relations is not None:
+            related[(ds.paper, ds.field)] = found_relations
         if bar is not None:
             bar.update()
     if bar is not None:
@@ -546,11 +596,11 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
         stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
-    if relation_model is True:
-        relation_model = load_relation_model()
-    relations = corpus_relations(list(found.values()), papers, mentions, concepts,
-                                 model=relation_model or None, patterns=relation_patterns,
-                                 workers=workers)
+    rest = [ds for key, ds in found.items() if key not in related]  # huge fields, or all
+    relations = corpus_relations(rest, papers, mentions, concepts, model=relation_model,
+                                 patterns=relation_patterns, workers=workers) if rest else []
+    if related:
+        relations = sorted_relations([*relations, *(r for rs in related.values() for r in rs)])
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 

@@ -128,3 +128,18 @@ def test_relation_model_with_arguments_saves_and_loads(tmp_path):
     assert again.arguments.arguments(text, spans) == shipped.arguments.arguments(text, spans)
     assert [c for c in again.arguments.arguments(text, spans)
             if text[c.start:c.end] == "It"] != []
+
+
+def test_relations_found_with_extraction_equal_those_found_after_it(monkeypatch):
+    # with an argument model, a field's relations are found in its extraction task; a field
+    # cut in pieces for spaCy (the first here) only after resolution, as every field is
+    # without the argument model
+    from extractors import pipeline
+
+    long = Paper("z", "", " ".join([PAPERS[0].abstract] * 700))
+    assert len(long.abstract) > pipeline.CHUNK_CHARS
+    corpus = [long, *PAPERS, PRONOUN]
+    early = extract_corpus(corpus).relations
+    assert {r.paper for r in early} == {"z", "a", "b", "c"}
+    monkeypatch.setattr(pipeline, "_relations_with_extraction", lambda model: False)
+    assert extract_corpus(corpus).relations == early
