@@ -417,13 +417,13 @@ class TermAcceptance:
         return Decision(False, "one paper, no technical head")
 
     def retype(self, concept: Concept, votes: Counter[str] | None) -> str:
-        """The type of an accepted model-only concept: a "dataset" must look like one.
+        """The type of an accepted model-only or acronym concept: a "dataset" must look like one.
 
         >>> TermAcceptance().retype(Concept("x", "anchored response", "dataset", origin="model"),
         ...                         Counter({"dataset": 3, "method": 1}))
         'method'
         """
-        if concept.type != "dataset" or concept.origin != "model":
+        if concept.type != "dataset" or concept.origin not in ("model", "acronym"):
             return concept.type
         words = concept.label.split()
         if any(name_like(w) for w in words) or head_word(concept.label) in DATASET_HEADS:
@@ -439,7 +439,7 @@ class TermAcceptance:
               ) -> tuple[list[Mention], dict[str, Concept], dict[str, Decision]]:
         """The accepted mentions and concepts (with accepted ancestors), and every decision.
 
-        Concepts are updated in place: model-only datasets that are not datasets are
+        Concepts are updated in place: model-only and acronym datasets that are not datasets are
         retyped, and broader links skip rejected concepts.
         """
         decisions = self.decide(concepts, mentions, vocabulary=vocabulary, stats=stats)
