@@ -42,7 +42,7 @@ ASKED = {
     "concept_path": [("graph neural networks", "contrastive learning")],
     "related_papers": [(paper_id(3),)],
     "paper": [(paper_id(3),)],
-    "concepts": [()], "stats": [()], "trends": [()],
+    "concepts": [()], "stats": [()], "trends": [()], "papers": [()],
     "relations": [("graph neural network",)], "methods_for": [("node classification",)],
     "evaluations": [("graph neural network",)],
 }
@@ -80,3 +80,12 @@ def test_papers_of_a_concept_filter_on_what_the_links_bring(dated_kg):
     assert {r["id"] for r in rows} == {paper_id(14), paper_id(18)}
     assert all(r["year"] == 2025 for r in rows)
     assert engine.reads == 0  # concept_links brings each linked paper's year and venue
+
+
+def test_the_paper_list_keeps_the_papers_of_the_filters(dated_kg):
+    every = QUESTIONS["papers"](PythonEngine(dated_kg))
+    assert [r["id"] for r in every] == sorted(dated_kg.papers)
+    assert {r["concepts"] for r in every} != {0}  # counts of each paper's own concepts
+    later = QUESTIONS["papers"](PythonEngine(dated_kg), since=2025, venue="neurips")
+    assert [r["id"] for r in later] == [r["id"] for r in every if r["year"] == 2025]
+    assert later and len(later) < len(every)
