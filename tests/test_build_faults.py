@@ -67,6 +67,26 @@ def _wait_for_workers(build: subprocess.Popen) -> list[int]:
     raise AssertionError(f"the build never started its two Dask workers: {build.stderr.read()}")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of the process ``pid`` so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for_extraction(build: subprocess.Popen, workers: list[int]) -> None:
+    """Until a worker has computed for a second (more than starting takes): the cluster has
+    started, so a Ctrl-C now is the build's (while it starts, one is lost: workers.py)."""
+    start = {w: _cpu_seconds(w) for w in workers}
+    while build.poll() is None:
+        time.sleep(0.1)
+        if any(_cpu_seconds(w) - start[w] >= 1.0 for w in workers):
+            return
+    raise AssertionError(f"the build ended before its workers computed: {build.stderr.read()}")
+
+
 def test_a_killed_extraction_worker_fails_the_build_instead_of_hanging(out, tmp_path):
     corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)  # 760 papers, 24 tasks
     before = snapshot(out)
@@ -118,6 +138,7 @@ def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     build = _build_with_workers(corpus, out, start_new_session=True)
     try:
         workers = _wait_for_workers(build)
+        _wait_for_extraction(build, workers)
         os.killpg(build.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
         stdout, stderr = build.communicate(timeout=120)
     finally:
