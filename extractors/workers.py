@@ -144,15 +144,21 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
 
     # The worker processes start with SIGINT ignored (an ignored signal stays ignored in a
     # forked or exec'ed child, and Python then installs no handler of its own): Ctrl-C is
-    # for the build, which closes the cluster; a Ctrl-C in the second the cluster takes to
-    # start is lost. (A blocked signal would not do: spawned processes start with an empty
-    # signal mask.) SIGTERM ends them as the default does, not through the handler of
-    # kg's command line, which unwinds a build.
+    # for the build, which closes the cluster. (A blocked signal alone would not do:
+    # spawned processes start with an empty signal mask.) Meanwhile SIGINT is also blocked
+    # here, and in the threads Dask starts now, which inherit the mask: a blocked signal is
+    # kept pending, not ignored, so a Ctrl-C while the cluster starts arrives when the mask
+    # is restored (pthread_sigmask runs the handler before it returns), instead of being
+    # lost. SIGTERM ends the workers as the default does, not through the handler of kg's
+    # command line, which unwinds a build.
     main = threading.current_thread() is threading.main_thread()
     previous = {}
+    mask = None
     if main:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         previous = {signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN),
                     signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL)}
+    started = None
     try:
         # A task whose worker died fails at once: on one machine it would most likely kill
         # the next worker too (out of memory), and the user should hear of it.
@@ -174,13 +180,23 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
         except BaseException:
             cluster.close()
             raise
+        started = cluster, client
     except Exception as e:  # a worker that could not start, or died at once
         raise WorkerError(Messages.WORKERS_NOT_STARTED.format(n=n, detail=_detail(e))) \
             from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    return cluster, client
+        if mask is not None:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held Ctrl-C raises here
+            except BaseException:
+                if started is not None:
+                    for part in reversed(started):
+                        with contextlib.suppress(Exception):
+                            part.close()
+                raise
+    return started  # set: every failure above has raised
 
 
 def _connect(address: str) -> Any:

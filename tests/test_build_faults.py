@@ -151,6 +151,27 @@ def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     assert_intact(out, before)
 
 
+def test_ctrl_c_while_the_workers_start_is_not_lost(out, tmp_path):
+    """Sent as soon as a worker process exists, the Ctrl-C comes while the cluster starts
+    (SIGINT ignored then, for the workers' sake); it was lost there and the build ran on."""
+    corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)
+    before = snapshot(out)
+    build = _build_with_workers(corpus, out, start_new_session=True)
+    try:
+        while not _dask_workers(build.pid):
+            assert build.poll() is None, build.stderr.read()
+            time.sleep(0.01)
+        os.killpg(build.pid, signal.SIGINT)
+        stdout, stderr = build.communicate(timeout=120)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+    assert build.returncode == 130, stderr
+    assert stderr == "kg: interrupted; nothing was changed\n"
+    assert_intact(out, before)
+
+
 def test_an_unreachable_scheduler_is_one_line(out, tmp_path):
     from kg.core.processes import free_port
     from tests.guard import GOOD_JSONL, kg
