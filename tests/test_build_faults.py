@@ -77,8 +77,8 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _wait_for_extraction(build: subprocess.Popen, workers: list[int]) -> None:
-    """Until a worker has computed for a second (more than starting takes): the cluster has
-    started, so a Ctrl-C now is the build's (while it starts, one is lost: workers.py)."""
+    """Until a worker has computed for a second (more than starting takes): a Ctrl-C now
+    comes during extraction, not while the cluster starts (the test after this one)."""
     start = {w: _cpu_seconds(w) for w in workers}
     while build.poll() is None:
         time.sleep(0.1)
