@@ -132,13 +132,29 @@ def test_every_worker_pool_fails_fast_when_a_worker_dies():
         list(workers.map(_die_on_two, 10, range(6), what="term propagation"))
 
 
-def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
+def _first_worker(build: subprocess.Popen) -> list[int]:
+    """As soon as a worker process exists (the cluster is still starting)."""
+    while not (workers := _dask_workers(build.pid)):
+        assert build.poll() is None, build.stderr.read()
+        time.sleep(0.01)
+    return workers
+
+
+def _extracting(build: subprocess.Popen) -> list[int]:
+    """Once a worker has computed for a second (extraction is under way)."""
+    workers = _wait_for_workers(build)
+    _wait_for_extraction(build, workers)
+    return workers
+
+
+def _ctrl_c_at(when, out: Path, tmp_path: Path) -> None:
+    """A build of workers gets Ctrl-C at ``when`` (returns its workers); it must stop with
+    130, its workers gone and ``out`` as it was."""
     corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)
     before = snapshot(out)
     build = _build_with_workers(corpus, out, start_new_session=True)
     try:
-        workers = _wait_for_workers(build)
-        _wait_for_extraction(build, workers)
+        workers = when(build)
         os.killpg(build.pid, signal.SIGINT)  # Ctrl-C reaches the whole foreground group
         stdout, stderr = build.communicate(timeout=120)
     finally:
@@ -151,25 +167,14 @@ def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
     assert_intact(out, before)
 
 
+def test_ctrl_c_stops_a_build_in_its_workers(out, tmp_path):
+    _ctrl_c_at(_extracting, out, tmp_path)
+
+
 def test_ctrl_c_while_the_workers_start_is_not_lost(out, tmp_path):
     """Sent as soon as a worker process exists, the Ctrl-C comes while the cluster starts
     (SIGINT ignored then, for the workers' sake); it was lost there and the build ran on."""
-    corpus = _replicated_corpus(tmp_path / "big.jsonl", 40)
-    before = snapshot(out)
-    build = _build_with_workers(corpus, out, start_new_session=True)
-    try:
-        while not _dask_workers(build.pid):
-            assert build.poll() is None, build.stderr.read()
-            time.sleep(0.01)
-        os.killpg(build.pid, signal.SIGINT)
-        stdout, stderr = build.communicate(timeout=120)
-    finally:
-        if build.poll() is None:
-            build.kill()
-            build.wait()
-    assert build.returncode == 130, stderr
-    assert stderr == "kg: interrupted; nothing was changed\n"
-    assert_intact(out, before)
+    _ctrl_c_at(_first_worker, out, tmp_path)
 
 
 def test_an_unreachable_scheduler_is_one_line(out, tmp_path):
