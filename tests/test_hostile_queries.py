@@ -369,14 +369,24 @@ def test_json_output_keeps_the_data_exact(evil_out):
 # -- a damaged OUT ------------------------------------------------------------------------
 
 def _truncate_model(out):
+    # the model is read from model.sqlite where there is one: without it (an OUT built
+    # before it held the whole model), model.json is read
+    (out / "model.sqlite").unlink()
     path = out / "model.json"
     path.write_bytes(path.read_bytes()[:500])
     return "model.json"
 
 
 def _empty_model(out):
+    (out / "model.sqlite").unlink()
     (out / "model.json").write_text("{}", encoding="utf-8")
     return "model.json"
+
+
+def _truncate_model_sqlite(out):
+    path = out / "model.sqlite"
+    path.write_bytes(path.read_bytes()[:4096])
+    return "model.sqlite"
 
 
 def _biggest_sst(out):
@@ -397,7 +407,8 @@ def _flip_sst(out):
     return "store"
 
 
-@pytest.mark.parametrize("damage", [_truncate_model, _empty_model, _delete_sst, _flip_sst])
+@pytest.mark.parametrize("damage", [_truncate_model, _empty_model, _truncate_model_sqlite,
+                                    _delete_sst, _flip_sst])
 def test_a_damaged_out_is_one_line_naming_the_file(out, damage, tmp_path):
     part = damage(out)
     commands = [

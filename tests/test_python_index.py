@@ -134,3 +134,54 @@ def test_one_topic_reads_its_concepts_by_key_not_the_whole_concepts_table(out):
     assert any("FROM names WHERE key" in s for s in statements)
     assert not any("FROM concepts ORDER BY" in s or "FROM names ORDER BY" in s
                    for s in statements), statements
+
+
+# -- the whole model from model.sqlite (kg viz, export, push, the Python API) -------------
+
+@pytest.mark.parametrize("which", ["example_out", "neurips2018_out"])
+def test_the_whole_model_read_from_model_sqlite_is_the_one_in_model_json(which, request):
+    from kg.core.model import KnowledgeGraph
+    from kg.stores.model_index import open_model_index, read_model
+
+    built = request.getfixturevalue(which)
+    from_json = KnowledgeGraph.load(built / "model.json")
+    from_tables = read_model(open_model_index(built))
+    assert from_tables is not None
+    assert from_tables.relations and from_tables.mentions and from_tables.salience
+    # statements whose sentence no mention has: numbered after the mentions' sentences
+    said = {(r.paper, r.sentence) for r in from_json.relations}
+    assert said - {(m.paper, m.sentence) for m in from_json.mentions}
+    assert from_tables.to_json() == from_json.to_json()
+    assert from_tables.relation_edges == from_json.relation_edges
+    # one string object per equal sentence, as model.json's reader makes them
+    first = {}
+    for m in from_tables.mentions:
+        assert first.setdefault(m.sentence, m.sentence) is m.sentence
+
+
+def test_kg_viz_and_exports_read_model_sqlite_not_model_json(out, tmp_path):
+    before = kg("export", out, "--format", "graphml", "-o", tmp_path / "a.graphml")
+    assert before.returncode == 0, before.stderr
+    (out / "model.json").write_bytes(b"not the model")  # would fail to parse if read
+    after = kg("export", out, "--format", "graphml", "-o", tmp_path / "b.graphml")
+    assert after.returncode == 0, after.stderr
+    assert (tmp_path / "b.graphml").read_bytes() == (tmp_path / "a.graphml").read_bytes()
+    page = kg("viz", out, "-o", tmp_path / "page.html")
+    assert page.returncode == 0, page.stderr
+    assert "neurips2026-abstracts-3" in (tmp_path / "page.html").read_text(encoding="utf-8")
+
+
+def test_a_model_whose_items_are_not_in_paper_order_is_read_from_model_json(tmp_path):
+    from kg.core.model import Concept, KnowledgeGraph, Mention, Paper
+    from kg.stores.model_index import open_model_index, read_model, write_model_index
+    from kg.stores.out import load_model
+
+    papers = {p: Paper(p, "T", "GNNs work.") for p in ("a", "b")}
+    mentions = [Mention(p, "gnn", "abstract", 0, 4, "GNNs", "GNNs work.", "acronym")
+                for p in ("b", "a")]  # not grouped by paper in id order, as a build sorts them
+    model = KnowledgeGraph(papers=papers, concepts={"gnn": Concept("gnn", "GNN")},
+                           mentions=mentions)
+    write_model_index(model, tmp_path / "model.sqlite")
+    model.save(tmp_path / "model.json")
+    assert read_model(open_model_index(tmp_path)) is None
+    assert [m.paper for m in load_model(tmp_path).mentions] == ["b", "a"]

@@ -1,10 +1,11 @@
 """The files of a built ``OUT`` folder: one name each, known to every layer.
 
 ``model.json``
-    the in-memory model, for the Python engine and incremental builds;
+    the in-memory model as one JSON document, for other tools and for incremental builds;
 ``model.sqlite``
-    the same model in indexed tables, which the Python engine reads lazily
-    (:mod:`kg.stores.model_index`);
+    the same model in indexed tables (:mod:`kg.stores.model_index`): the Python engine
+    reads them by key, and whatever needs the whole model (pages, exports, pushes) reads
+    it from them without parsing ``model.json``;
 ``graph.ttl``
     the RDF graph in Turtle, and ``graph-index.json``, where each paper's block lies
     in it (:mod:`kg.stores.rdf_file`: the next build reuses unchanged blocks);

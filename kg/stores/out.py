@@ -7,6 +7,7 @@ import json
 import os
 import queue
 import shutil
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,9 +18,10 @@ from typing import TYPE_CHECKING, BinaryIO
 import pyoxigraph as ox
 
 from kg.core.errors import Messages, StoreError
-from kg.core.layout import MANIFEST, MODEL, STORE, TURTLE
+from kg.core.layout import MANIFEST, MODEL, MODEL_DB, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
 from kg.core.vocab import PREFIXES
+from kg.stores.model_index import index_damaged, open_model_index, read_model
 from kg.stores.rdf_file import (
     TurtleIndex,
     Written,
@@ -348,13 +350,27 @@ def open_rdflib_graph(out: str | Path) -> rdflib.Graph:
 
 
 def load_model(out: str | Path) -> KnowledgeGraph:
-    """Read ``OUT/model.json`` (``out`` is a str or a Path); one line if it is damaged.
+    """The whole model of ``out`` (a str or a Path); one line if it is damaged.
+
+    Read from ``OUT/model.sqlite`` (:func:`~kg.stores.model_index.read_model`), else from
+    ``OUT/model.json`` (an ``OUT`` built before the tables held the whole model): the same
+    model either way.
 
     Examples
     --------
     >>> len(load_model("kg-out").papers)  # doctest: +SKIP
     19
     """
+    con = open_model_index(out)  # None if absent or of an older format; raises if damaged
+    if con is not None:
+        try:
+            kg = read_model(con)
+        except (sqlite3.DatabaseError, ValueError, KeyError, TypeError) as e:
+            raise index_damaged(e, Path(out) / MODEL_DB) from None
+        finally:
+            con.close()
+        if kg is not None:
+            return kg
     require_built(out, MODEL)
     try:
         return KnowledgeGraph.load(Path(out) / MODEL)
