@@ -14,6 +14,9 @@ them). For each phase: wall time, the peak RSS of the largest process (what
 ``/usr/bin/time`` reports for a whole run) and of all of them together (forked children
 share pages with their parent until they write to them, so the sum over-counts).
 
+With ``--whole-model``: reading the whole model from ``model.sqlite`` (as ``kg viz``,
+``kg export`` and ``kg push`` do) next to parsing ``model.json``, and ``kg viz OUT``.
+
 Then ``kg papers OUT --concept X --engine python`` as a user runs it, under
 ``/usr/bin/time``: whole-process wall time and peak RSS (best of 3), for the busiest
 concept and a rare one. With ``--incremental N``: N builds of 10 more abstracts each into
@@ -247,6 +250,31 @@ def model_bytes(out: Path) -> list[dict]:
     return rows
 
 
+def whole_model(out: Path, rounds: int = 2) -> list[dict]:
+    """Reading the whole model of ``OUT`` as ``kg viz``, ``kg export`` and ``kg push`` do
+    (``load_model``: from ``model.sqlite``) next to parsing ``model.json``, alternating, and
+    ``kg viz OUT`` itself; each a whole process under ``/usr/bin/time``."""
+    read = {
+        "model.json (KnowledgeGraph.load)":
+            "from pathlib import Path; from kg.core.model import KnowledgeGraph; "
+            f"KnowledgeGraph.load(Path({str(out)!r}) / 'model.json')",
+        "model.sqlite (load_model)":
+            f"from kg.stores.out import load_model; load_model({str(out)!r})",
+    }
+    rows = []
+    for r in range(rounds):
+        for what, code in read.items():
+            wall, rss, cpu = _time_v([sys.executable, "-c", code])
+            rows.append({"round": r + 1, "what": f"read the whole model from {what}",
+                         "wall s": round(wall, 1), "CPU s": round(cpu, 1), "peak RSS MB": rss})
+    page = out.with_name(out.name + "-viz.html")
+    wall, rss, cpu = _time_v([sys.executable, "-m", "kg", "viz", str(out), "-o", str(page)])
+    page.unlink(missing_ok=True)
+    rows.append({"round": 1, "what": "kg viz OUT (the default page)", "wall s": round(wall, 1),
+                 "CPU s": round(cpu, 1), "peak RSS MB": rss})
+    return rows
+
+
 def table(rows: list[dict]) -> str:
     keys = list(dict.fromkeys(k for r in rows for k in r))
     lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
@@ -263,6 +291,8 @@ def main() -> None:
     ap.add_argument("--no-build", action="store_true", help="measure an existing --out")
     ap.add_argument("--model-bytes", action="store_true",
                     help="also the in-memory model's size per part (tracemalloc)")
+    ap.add_argument("--whole-model", action="store_true",
+                    help="also reading the whole model (model.sqlite vs model.json) and kg viz")
     ap.add_argument("--sample", nargs=2, metavar=("PID", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.sample:
@@ -286,6 +316,9 @@ def main() -> None:
     if args.model_bytes:
         print()
         print(table(model_bytes(out)))
+    if args.whole_model:
+        print()
+        print(table(whole_model(out)))
     print()
     print(table(python_engine_queries(out)))
     if args.incremental:
