@@ -306,11 +306,21 @@ def build(
         files = partial(_write_files, graph, tmp, page=page)
         meanwhile = files if loads_in_background(previous) else None
         child = None if meanwhile is not None else _fork(files)
+        bar = None
+        if progress:  # graph.ttl paper by paper: the store loads at its pace (the long part)
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(graph.papers), unit="paper", desc="writing graph.ttl",
+                       leave=False)
         try:
-            n_triples = write_rdf(graph, tmp, previous=previous, meanwhile=meanwhile)
+            n_triples = write_rdf(graph, tmp, previous=previous, meanwhile=meanwhile,
+                                  each=None if bar is None else bar.update)
         except BaseException:
             _stop(child)  # its files go with the temporary folder: no need to wait for it
             raise
+        finally:
+            if bar is not None:
+                bar.close()
         child_ok = _wait(child)
         if not child_ok:
             files()  # again here, to raise its error in this process

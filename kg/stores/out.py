@@ -61,7 +61,8 @@ def loads_in_background(previous: str | Path | None) -> bool:
 
 
 def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None,
-              meanwhile: Callable[[], object] | None = None) -> int:
+              meanwhile: Callable[[], object] | None = None,
+              each: Callable[[], object] | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
     The store is bulk-loaded from ``graph.ttl``: with no ``previous``, from its bytes as
@@ -70,18 +71,19 @@ def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | Non
     (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by the difference only,
     unless the copy then weighs more than :data:`STORE_SLACK` times what a store loaded
     from scratch would (estimated from the last one loaded so). ``meanwhile`` is called
-    once ``graph.ttl`` is written, while the store may still be loading.
+    once ``graph.ttl`` is written, while the store may still be loading; ``each`` after
+    each paper's block of ``graph.ttl`` (a progress bar).
     """
     out, previous = Path(out), None if previous is None else Path(previous)
     if loads_in_background(previous):
         with _StoreLoad(out / STORE) as load:
-            written = write_turtle(kg, out / TURTLE, also=load.write)
+            written = write_turtle(kg, out / TURTLE, also=load.write, each=each)
             load.end()
             if meanwhile is not None:
                 meanwhile()
         remember_store(out, out / STORE, (written.triples, store_size(out / STORE)))
         return written.triples
-    written = write_turtle(kg, out / TURTLE, previous=previous)
+    written = write_turtle(kg, out / TURTLE, previous=previous, each=each)
     loaded = None
     if previous is not None and written.previous is not None:
         loaded = loaded_size(previous)

@@ -192,12 +192,14 @@ class Written:
 
 
 def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None,
-                 also: Callable[[bytes], object] | None = None) -> Written:
+                 also: Callable[[bytes], object] | None = None,
+                 each: Callable[[], object] | None = None) -> Written:
     """Write ``path`` (``graph.ttl``) and its index beside it; reuse ``previous``'s blocks.
 
     ``previous`` is an earlier ``OUT``; blocks of papers whose :func:`paper_key` is
     unchanged are copied from its ``graph.ttl``. ``also`` receives the file's bytes too, as
-    they are written (a store loading them meanwhile).
+    they are written (a store loading them meanwhile); ``each`` is called after each
+    paper's block (a progress bar).
     """
     old = TurtleIndex.read(previous) if previous is not None else None
     made = list(corpus_triples(kg))
@@ -228,6 +230,8 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                     added.append(data)
             index.papers[pid] = Block(f.tell(), len(data), key, n, _digest(data))
             write(data)
+            if each is not None:
+                each()
     (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
                                      encoding="utf-8")
     (path.parent / STORE_FILES).unlink(missing_ok=True)  # until the store is written
