@@ -185,3 +185,24 @@ def test_a_model_whose_items_are_not_in_paper_order_is_read_from_model_json(tmp_
     model.save(tmp_path / "model.json")
     assert read_model(open_model_index(tmp_path)) is None
     assert [m.paper for m in load_model(tmp_path).mentions] == ["b", "a"]
+
+
+def test_a_format_4_model_sqlite_still_answers_questions_and_the_whole_model_is_model_json(
+        out, tmp_path):
+    import sqlite3
+
+    from kg.stores.model_index import open_model_index, read_model
+
+    before = _papers(out)
+    con = sqlite3.connect(out / "model.sqlite")
+    con.execute("UPDATE meta SET value = 4 WHERE key = 'format'")  # built before format 5
+    con.execute("DELETE FROM meta WHERE key = 'whole'")
+    con.commit()
+    con.close()
+    assert read_model(open_model_index(out)) is None
+    (out / "model.json").write_bytes(b"not the model")
+    after = _papers(out)  # questions: from the tables, as before
+    assert after.returncode == 0, after.stderr
+    assert after.stdout == before.stdout
+    line = one_line_error(kg("viz", out, "-o", tmp_path / "page.html"))  # the whole model
+    assert "is damaged" in line and "model.json" in line, line

@@ -68,11 +68,15 @@ from kg.core.model import (
     concept_index,
 )
 
-__all__ = ["FORMAT", "concept_from_row", "index_damaged", "open_model_index", "read_model",
+__all__ = ["FORMAT", "QUESTION_FORMATS", "concept_from_row", "index_damaged", "open_model_index", "read_model",
            "write_model_index"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
 FORMAT = 5
+#: The formats whose tables answer questions: format 5 only added what reading the whole
+#: model needs (an ``OUT`` built with format 4 is still read by key; its whole model comes
+#: from ``model.json``).
+QUESTION_FORMATS = (4, 5)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -299,7 +303,8 @@ def concept_from_row(cid: str, data: str) -> Concept:
 
 
 def open_model_index(out: str | Path) -> sqlite3.Connection | None:
-    """``OUT/model.sqlite`` opened read-only, or ``None`` if ``out`` has none of this format.
+    """``OUT/model.sqlite`` opened read-only, or ``None`` if ``out`` has none of a format of
+    :data:`QUESTION_FORMATS`.
 
     Raises a one-line :class:`StoreError` if the file is there but damaged.
     """
@@ -314,7 +319,7 @@ def open_model_index(out: str | Path) -> sqlite3.Connection | None:
         row = con.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
     except sqlite3.DatabaseError as e:
         raise index_damaged(e, path) from None
-    if row is None or row[0] != FORMAT:
+    if row is None or row[0] not in QUESTION_FORMATS:
         con.close()
         return None
     return con
