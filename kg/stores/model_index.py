@@ -68,8 +68,8 @@ from kg.core.model import (
     concept_index,
 )
 
-__all__ = ["FORMAT", "QUESTION_FORMATS", "concept_from_row", "index_damaged", "open_model_index", "read_model",
-           "write_model_index"]
+__all__ = ["FORMAT", "QUESTION_FORMATS", "concept_from_row", "index_damaged",
+           "open_model_index", "read_model", "write_model_index"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
 FORMAT = 5
