@@ -90,10 +90,10 @@ def instrument() -> None:
     from kg.core.model import KnowledgeGraph
 
     build.read_corpus = _marked("read", build.read_corpus)
-    build.write_rdf = _marked("write graph.ttl + store (parent)", build.write_rdf)
-    build.write_model_index = _marked("write model.sqlite (child)", build.write_model_index)
-    KnowledgeGraph.save = _marked("write model.json (child)", KnowledgeGraph.save)
-    views.default_page = _marked("page (child)", views.default_page)
+    build.write_rdf = _marked("write graph.ttl + store", build.write_rdf)
+    build.write_model_index = _marked("write model.sqlite", build.write_model_index)
+    KnowledgeGraph.save = _marked("write model.json", KnowledgeGraph.save)
+    views.default_page = _marked("page", views.default_page)
     pipeline.build_registry = _marked("lexicon + acronyms", pipeline.build_registry)
     pipeline.make_pipeline = _marked("load spaCy pipeline", pipeline.make_pipeline)
     pipeline.resolve_corpus = _marked("consolidate", pipeline.resolve_corpus)
