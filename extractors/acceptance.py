@@ -39,6 +39,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from extractors.concepts import TOOL_NOUNS
 from extractors.generic import (
     COMMON_SINGLE,
     DETERMINERS,
@@ -85,8 +86,8 @@ normalization hashing reconstruction synthesis pruning quantization augmentation
 tree forest gan rnn cnn lstm gnn llm vae policy game pooling convolution tokenization
 error regret scaling scheduling prediction recognition translation retrieval answering
 forecasting matching tracking planning control completion transcription parsing summarization
-captioning localization tagging
-""")
+captioning localization tagging equation proof lemma inequality bandit
+""") | TOOL_NOUNS
 
 #: Heads of datasets: a model-only "dataset" needs one (or to be a name).
 DATASET_HEADS = word_set("""dataset benchmark corpus treebank database suite collection

@@ -33,7 +33,7 @@ _TYPE_BY_HEAD = {
     "method": {"model", "network", "method", "algorithm", "framework", "architecture", "learning",
                "estimator", "encoder", "decoder", "transformer", "approach", "technique",
                "optimization", "regression", "mechanism", "sampling", "distillation", "search",
-               "evolution", "finetuning", "tuning", "embedding", "attention", "hashing",
+               "finetuning", "tuning", "embedding", "attention", "hashing",
                "inference", "analysis", "policy", "agent", "reduction", "procedure", "net",
                *TOOL_NOUNS},
     "task": {"problem", "task", "classification", "detection", "prediction", "recognition",

@@ -36,6 +36,19 @@ def test_coined_name_head_gives_the_type():
     assert _by_text(kg)["FooQA dataset"].type == "dataset"
 
 
+def test_defined_acronyms_without_a_vote_are_typed_by_head_else_method():
+    # no span model, so no vote: a long form's head types it, and one that says nothing
+    # is a method (as most defined acronyms in SciERC train are), not a catch-all concept
+    kg = extract_corpus([
+        Paper("a", "", "We use sparse widget routing (SWR) for graphs. SWR is fast. "
+                       "We vary the levels of detail (LOD)."),
+        Paper("b", "", "Our widget error rate (WER) drops."),
+    ], span_model=False)
+    types = {c.label: c.type for c in kg.concepts.values() if c.origin == "acronym"}
+    assert types == {"sparse widget routing": "method", "levels of detail": "concept",
+                     "widget error rate": "metric"}
+
+
 @pytest.mark.parametrize("text", ["our method", "this problem", "performance", "the model",
                                   "it", "a novel approach", "existing methods", "data"])
 def test_generic_spans_are_generic(text):
