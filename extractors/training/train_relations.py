@@ -2,30 +2,44 @@
 
 1. Pair model: every pair of gold entities (Generic included) of one sentence of SciERC
    train is an example: its features (:func:`extractors.relation_model.sentence_pairs`)
-   and its class (no relation, or a type and direction).
+   and its class (no relation, or a type and direction). With ``--pair-picks`` the pairs
+   of the arguments the argument model picks on train (out of fold, step 4) are examples
+   too, labelled by gold (no relation unless both spans are a gold relation's arguments):
+   the pair model then sees the arguments it will be given.
 2. Argument model (:mod:`extractors.relation_args`): every candidate span of a SciERC
    train abstract (:func:`~extractors.relation_args.candidate_spans` of the span model's
    spans) and every gold entity is an example: its features and its class (no argument,
-   or the entity's type). The span model was trained on these abstracts and finds 96 % of
-   their entities (64 % on dev), so a fixed share of its spans (``--drop``, by a hash of
-   the document and offsets: no randomness) is withheld from the candidates; the argument
-   model then learns that the other sources are right too.
+   or the entity's type). The shipped span model was trained on these abstracts and finds
+   96 % of their entities (64 % on dev), so its spans on train are not what it gives on
+   unseen text. With ``--spans`` the spans are those of ``jackknife_spans.py``: each
+   abstract's from a span model that did not see it. Without, a fixed share of the shipped
+   model's spans (``--drop``, by a hash of the document and offsets: no randomness) is
+   withheld from the candidates.
 3. Each is a multinomial logistic regression with an L2 penalty fitted by L-BFGS (scipy),
    deterministic: no sampling, no shuffling.
-4. The two probability thresholds are chosen on SciERC dev, by the ``relscore`` F1 of the
-   whole pipeline (pattern layer on), i.e. the figures reported for dev are tuned on it
-   (a held-out part of train cannot choose them: the span model has seen it).
-5. The best model is written to ``extractors/models/relations/``.
+4. The two probability thresholds are chosen by ``--folds``-fold cross-validation on
+   SciERC train (documents by index), by the ``relscore`` F1 of the relation stage over
+   the out-of-fold predictions (gold sentence bounds, pattern layer on); with ``--spans``
+   those are the out-of-fold span model's, so the choice is made on text no model saw.
+   ``--folds 0`` chooses on SciERC dev instead (the recipe before ``--spans``).
+5. The models fitted on all of train, with those thresholds, are scored on SciERC dev
+   (reported, not used for any choice) and written to ``extractors/models/relations/``.
 
 Usage (from the repository root)::
 
-    python extractors/training/train_relations.py            # grid, install the best
-    python extractors/training/train_relations.py --threshold 0.2 --arg-threshold 0.2
+    python extractors/training/jackknife_spans.py    # out-of-fold spans (shipped in jackknife/)
+    PYTHONHASHSEED=0 OMP_NUM_THREADS=1 python extractors/training/train_relations.py \
+        --spans extractors/training/jackknife                   # choose by CV, install
+    # the shipped setting only (no choice to make: no cross-validation), written elsewhere
+    python extractors/training/train_relations.py --spans extractors/training/jackknife \
+        --threshold 0.3 --arg-threshold 0.2 --out /tmp/relations
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import itertools
 import json
 import time
 import zlib
@@ -56,64 +70,108 @@ from extractors.relation_model import (
     RelationModel,
     sentence_pairs,
 )
-from extractors.relations import Candidate
+from extractors.relations import Candidate, find_relations
 from extractors.span_model import LABEL_TO_TYPE, predict_spans
 from kg.core.model import SYMMETRIC_RELATION_TYPES
 
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
+#: Spans of a text: ``(start, end, type)``.
+Spans = list[tuple[int, int, str]]
+
+
+def sentences(doc: dict) -> list[tuple[int, int]]:
+    """The character bounds of each gold sentence of a SciERC document."""
+    _, tok = detokenize(doc)
+    out, k = [], 0
+    for sent in doc["sentences"]:
+        out.append((tok[k][0], tok[k + len(sent) - 1][1]))
+        k += len(sent)
+    return out
+
+
+def gold_relations(doc: dict) -> dict[tuple[tuple[int, int], tuple[int, int]], str]:
+    """``(head bounds, tail bounds) -> type`` of a SciERC document's relations."""
+    _, tok = detokenize(doc)
+    return {((tok[s1][0], tok[e1][1]), (tok[s2][0], tok[e2][1])): kind.lower()
+            for sent in doc["relations"] for s1, e1, s2, e2, kind in sent}
+
+
+def pair_examples(doc: dict, cands_by_sentence: list[list[Candidate]]
+                  ) -> tuple[list[list[str]], list[int]]:
+    """Features and class of every pair of ``cands_by_sentence`` (each sentence's, in text
+    order) of one document, labelled by its gold relations."""
+    text, _ = detokenize(doc)
+    gold = gold_relations(doc)
+    rows, labels = [], []
+    for (sa, sb), cands in zip(sentences(doc), cands_by_sentence, strict=True):
+        pairs, features = sentence_pairs(text, sa, sb, cands)
+        for (i, j), row in zip(pairs, features, strict=True):
+            a = (cands[i].start, cands[i].end)
+            b = (cands[j].start, cands[j].end)
+            if (a, b) in gold:
+                label = (gold[(a, b)], False)
+            elif (b, a) in gold:
+                kind = gold[(b, a)]
+                label = (kind, kind not in SYMMETRIC_RELATION_TYPES)
+            else:
+                label = None
+            rows.append(row)
+            labels.append(CLASS_INDEX[label])
+    return rows, labels
 
 
 def gold_examples(docs: list[dict]) -> tuple[list[list[str]], list[int]]:
     """Features and class of every pair of gold entities in one sentence."""
-    rows, labels = [], []
+    rows: list[list[str]] = []
+    labels: list[int] = []
     for d in docs:
-        text, tok = detokenize(d)
-        first_tok = 0
-        for sent, ents, rels in zip(d["sentences"], d["ner"], d["relations"], strict=True):
-            sa, sb = tok[first_tok][0], tok[first_tok + len(sent) - 1][1]
-            first_tok += len(sent)
-            cands = sorted({Candidate(tok[s][0], tok[e][1], LABEL_TO_TYPE.get(t, "concept"))
-                            for s, e, t in ents})
-            gold = {}
-            for s1, e1, s2, e2, kind in rels:
-                h, t = (tok[s1][0], tok[e1][1]), (tok[s2][0], tok[e2][1])
-                gold[(h, t)] = kind.lower()
-            pairs, features = sentence_pairs(text, sa, sb, cands)
-            for (i, j), row in zip(pairs, features, strict=True):
-                a = (cands[i].start, cands[i].end)
-                b = (cands[j].start, cands[j].end)
-                if (a, b) in gold:
-                    label = (gold[(a, b)], False)
-                elif (b, a) in gold:
-                    kind = gold[(b, a)]
-                    label = (kind, kind not in SYMMETRIC_RELATION_TYPES)
-                else:
-                    label = None
-                rows.append(row)
-                labels.append(CLASS_INDEX[label])
+        _, tok = detokenize(d)
+        by_sentence = [sorted({Candidate(tok[s][0], tok[e][1], LABEL_TO_TYPE.get(t, "concept"))
+                               for s, e, t in ents}) for ents in d["ner"]]
+        r, y = pair_examples(d, by_sentence)
+        rows += r
+        labels += y
     return rows, labels
 
 
-def argument_examples(docs: list[dict], drop: int) -> tuple[list[list[str]], list[int]]:
-    """Features and class of every candidate argument span and gold entity of ``docs``.
+def picked_examples(doc: dict, picks: list[Candidate]) -> tuple[list[list[str]], list[int]]:
+    """Features and class of every pair of the arguments ``picks`` (in text order) that the
+    argument model chose in one document (step 1 of the module docstring)."""
+    starts = [c.start for c in picks]
+    by_sentence = [[c for c in picks[bisect.bisect_left(starts, sa):bisect.bisect_left(starts, sb)]
+                    if c.end <= sb] for sa, sb in sentences(doc)]
+    return pair_examples(doc, by_sentence)
 
-    The span model's spans whose hash of document and offsets falls below ``drop`` (of
-    100) are left out (step 2 of the module docstring)."""
-    texts = [detokenize(d) for d in docs]
-    rows, labels = [], []
-    found = predict_spans([text for text, _ in texts])
-    for d, (text, tok), spans in zip(docs, texts, found, strict=True):
-        kept = [(a, b, t) for a, b, t in spans
-                if zlib.crc32(f"{d['doc_key']}|{a}|{b}".encode()) % 100 >= drop]
-        gold = {(tok[s][0], tok[e][1]): ARGUMENT_TYPES.index(LABEL_TO_TYPE[t])
-                for sent in d["ner"] for s, e, t in sent}
-        cands = candidate_spans(text, kept)
-        for key in gold:
-            cands.setdefault(key, ("k", "concept"))
-        keys, features = span_features(text, cands, [(a, b) for a, b, _ in kept])
-        rows += features
-        labels += [gold.get(k, 0) for k in keys]
-    return rows, labels
+
+def shipped_spans(docs: list[dict], drop: int) -> dict[str, Spans]:
+    """The shipped span model's spans of each document, less those whose hash of document
+    and offsets falls below ``drop`` (of 100; step 2 of the module docstring)."""
+    found = predict_spans([detokenize(d)[0] for d in docs])
+    return {d["doc_key"]: [(a, b, t) for a, b, t in spans
+                           if zlib.crc32(f"{d['doc_key']}|{a}|{b}".encode()) % 100 >= drop]
+            for d, spans in zip(docs, found, strict=True)}
+
+
+def read_spans(folder: Path) -> dict[str, Spans]:
+    """The out-of-fold spans written by ``jackknife_spans.py`` into ``folder``."""
+    out: dict[str, Spans] = {}
+    for path in sorted(folder.glob("spans*.jsonl")):
+        for r in read_jsonl(path):
+            out[r["doc_key"]] = [(a, b, t) for a, b, t in r["spans"]]
+    return out
+
+
+def argument_examples(doc: dict, spans: Spans) -> tuple[list[list[str]], list[int]]:
+    """Features and class of every candidate argument span and gold entity of ``doc``,
+    ``spans`` its span model's spans."""
+    text, tok = detokenize(doc)
+    gold = {(tok[s][0], tok[e][1]): ARGUMENT_TYPES.index(LABEL_TO_TYPE[t])
+            for sent in doc["ner"] for s, e, t in sent}
+    cands = candidate_spans(text, spans)
+    for key in gold:
+        cands.setdefault(key, ("k", "concept"))
+    keys, features = span_features(text, cands, [(a, b) for a, b, _ in spans])
+    return features, [gold.get(k, 0) for k in keys]
 
 
 def fit_weights(rows: list[list[str]], labels: list[int], classes: int, l2: float,
@@ -149,70 +207,159 @@ def fit_weights(rows: list[list[str]], labels: list[int], classes: int, l2: floa
     return features, res.x.reshape(bias + 1, k)
 
 
-def fit(rows: list[list[str]], labels: list[int], l2: float) -> RelationModel:
-    """The pair model fitted on ``rows`` (:func:`fit_weights`)."""
-    return RelationModel(*fit_weights(rows, labels, len(CLASSES), l2))
+def joined(parts: list[tuple[list[list[str]], list[int]]], keep: list[bool]
+           ) -> tuple[list[list[str]], list[int]]:
+    """The examples of the documents whose ``keep`` is true, in document order."""
+    rows = [r for (rs, _), k in zip(parts, keep, strict=True) if k for r in rs]
+    labels = [y for (_, ys), k in zip(parts, keep, strict=True) if k for y in ys]
+    return rows, labels
+
+
+def fit_arguments(arg_parts: list, keep: list[bool], args: argparse.Namespace
+                  ) -> ArgumentModel:
+    """The argument model fitted on the documents whose ``keep`` is true."""
+    return ArgumentModel(*fit_weights(*joined(arg_parts, keep), len(ARGUMENT_TYPES),
+                                      args.arg_l2))
+
+
+def fit_pairs(pair_parts: list, keep: list[bool], args: argparse.Namespace, docs: list[dict],
+              spans: dict[str, Spans], picks_from: list[ArgumentModel] | None
+              ) -> RelationModel:
+    """The pair model fitted on the documents whose ``keep`` is true; ``picks_from[i]`` the
+    argument model whose picks on document ``i`` are pair examples too (``--pair-picks``)."""
+    parts = list(pair_parts)
+    if picks_from is not None:
+        for i, d in enumerate(docs):
+            if keep[i]:
+                m = picks_from[i]
+                m.threshold = args.pick_threshold
+                picked = picked_examples(d, m.arguments(detokenize(d)[0], spans[d["doc_key"]]))
+                parts[i] = (parts[i][0] + picked[0], parts[i][1] + picked[1])
+    return RelationModel(*fit_weights(*joined(parts, keep), len(CLASSES), args.l2))
+
+
+def relation_records(model: RelationModel, docs: list[dict], spans: dict[str, Spans]
+                     ) -> dict[str, dict]:
+    """``kg extract``-like records of the relation stage alone on ``docs`` (gold sentence
+    bounds, ``spans`` as the span model's)."""
+    out = {}
+    for d in docs:
+        text, _ = detokenize(d)
+        found = find_relations(d["doc_key"], "abstract", text, sentences(d), spans[d["doc_key"]],
+                               model=model, patterns=True)
+        out[d["doc_key"]] = {"relations": [
+            {"type": r.type, "head": {"start": r.head_start, "end": r.head_end},
+             "tail": {"start": r.tail_start, "end": r.tail_end}} for r in found]}
+    return out
+
+
+def cross_validate(docs: list[dict], spans: dict[str, Spans], args: argparse.Namespace,
+                   pair_parts: list, arg_models: list[ArgumentModel]
+                   ) -> dict[tuple[float, float], dict]:
+    """Out-of-fold ``relscore`` on ``docs`` of each (pair, argument) threshold setting;
+    ``arg_models[k]`` is the argument model fitted without fold ``k``."""
+    fold = [i % args.folds for i in range(len(docs))]
+    picks_from = [arg_models[f] for f in fold] if args.pair_picks else None
+    records: dict[tuple[float, float], dict[str, dict]] = {}
+    for k in range(args.folds):
+        model = fit_pairs(pair_parts, [f != k for f in fold], args, docs, spans, picks_from)
+        model.arguments = arg_models[k]
+        held = [d for d, f in zip(docs, fold, strict=True) if f == k]
+        for th, arg_th in itertools.product(args.threshold, args.arg_threshold):
+            model.threshold = th
+            arg_models[k].threshold = arg_th
+            records.setdefault((th, arg_th), {}).update(relation_records(model, held, spans))
+        print(f"fold {k + 1} of {args.folds} done", flush=True)
+    return {key: scores(score_relations(docs, recs)) for key, recs in records.items()}
+
+
+def scores(s) -> dict:
+    """P, R, F1 and the number predicted of a :class:`RelationScores`."""
+    return {"p": round(s.overall.precision, 3), "r": round(s.overall.recall, 3),
+            "f1": round(s.overall.f1, 4), "predicted": s.overall.tp + s.overall.fp}
 
 
 def dev_scores(gold: list[dict], model: RelationModel | None, patterns: bool,
-               cache: dict) -> dict:
+               cache: dict, by_type: bool = False) -> dict:
     """``relscore`` of the whole pipeline on ``gold`` with ``model`` and the pattern layer."""
     graph = extract_corpus(scierc_papers(gold), cache=cache, relation_model=model or False,
                            relation_patterns=patterns)
     s = score_relations(gold, predictions(graph))
-    return {"p": round(s.overall.precision, 3), "r": round(s.overall.recall, 3),
-            "f1": round(s.overall.f1, 4), "predicted": s.overall.tp + s.overall.fp}
+    out = scores(s)
+    if by_type:
+        out["types"] = {k: [round(v.precision, 3), round(v.recall, 3), round(v.f1, 3),
+                            v.tp + v.fn] for k, v in s.by_type.items()}
+    return out
 
 
 def main() -> None:
     """Command-line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scierc", type=Path, default=Path("/work/shared/data/scierc"))
+    ap.add_argument("--spans", type=Path, default=None,
+                    help="out-of-fold span-model spans of train (jackknife_spans.py's --out)")
     ap.add_argument("--l2", type=float, default=2.0, help="L2 of the pair model")
     ap.add_argument("--arg-l2", type=float, default=1.0, help="L2 of the argument model")
     ap.add_argument("--drop", type=int, default=35,
-                    help="per cent of the span model's train spans withheld (step 2)")
-    ap.add_argument("--threshold", type=float, nargs="*", default=[0.15, 0.2, 0.3])
-    ap.add_argument("--arg-threshold", type=float, nargs="*", default=[0.2, 0.3, 0.4])
+                    help="without --spans: per cent of the shipped span model's train spans "
+                         "withheld (step 2)")
+    ap.add_argument("--pair-picks", action="store_true",
+                    help="pair examples also from the picked arguments on train (step 1)")
+    ap.add_argument("--pick-threshold", type=float, default=0.3,
+                    help="argument threshold of those picks")
+    ap.add_argument("--folds", type=int, default=3,
+                    help="cross-validation folds of train for the thresholds (0: dev); "
+                         "one threshold of each kind given: none")
+    ap.add_argument("--threshold", type=float, nargs="*", default=[0.15, 0.2, 0.3, 0.4, 0.5])
+    ap.add_argument("--arg-threshold", type=float, nargs="*",
+                    default=[0.1, 0.15, 0.2, 0.3, 0.4, 0.5])
     ap.add_argument("--out", type=Path, default=MODEL_DIR, help="where to write the model")
     ap.add_argument("--no-install", action="store_true", help="write no model")
     args = ap.parse_args()
     train = read_jsonl(args.scierc / "train.jsonl")
     dev = read_jsonl(args.scierc / "dev.jsonl")
     t0 = time.time()
-    rows, labels = gold_examples(train)
-    print(f"train pairs {len(rows)}, classes {dict(sorted(Counter(labels).items()))}",
-          flush=True)
-    model = fit(rows, labels, args.l2)
-    print(f"pair model: {len(model.index)} features, {time.time() - t0:.0f} s", flush=True)
-    t1 = time.time()
-    arg_rows, arg_labels = argument_examples(train, args.drop)
-    print(f"argument spans {len(arg_rows)}, classes "
-          f"{dict(sorted(Counter(arg_labels).items()))}", flush=True)
-    arguments = ArgumentModel(*fit_weights(arg_rows, arg_labels, len(ARGUMENT_TYPES),
-                                           args.arg_l2))
-    print(f"argument model: {len(arguments.index)} features, {time.time() - t1:.0f} s",
-          flush=True)
+    spans = read_spans(args.spans) if args.spans else shipped_spans(train, args.drop)
+    missing = [d["doc_key"] for d in train if d["doc_key"] not in spans]
+    if missing:
+        raise SystemExit(f"no spans for {len(missing)} train documents, e.g. {missing[0]}")
+    arg_parts = [argument_examples(d, spans[d["doc_key"]]) for d in train]
+    pair_parts = [gold_examples([d]) for d in train]
+    print(f"argument spans {sum(len(y) for _, y in arg_parts)}, gold pairs "
+          f"{sum(len(y) for _, y in pair_parts)}", flush=True)
+    grid: dict[tuple[float, float], dict] = {}
     cache: dict = {}
-    print("dev, pattern layer only", dev_scores(dev, None, True, cache), flush=True)
-    best: tuple[float, dict] = (-1.0, {})
-    for th in args.threshold:
-        model.threshold = th
-        model.arguments = None
-        s = dev_scores(dev, model, True, cache)
-        print(json.dumps({"threshold": th, "arguments": "span model + mentions"} | s),
-              flush=True)
-        model.arguments = arguments
-        for arg_th in args.arg_threshold:
-            arguments.threshold = arg_th
-            s = dev_scores(dev, model, True, cache)
-            print(json.dumps({"threshold": th, "arg_threshold": arg_th} | s), flush=True)
-            if s["f1"] > best[0]:
-                best = (s["f1"], {"threshold": th, "arg_threshold": arg_th})
-    f1, params = best
-    model.threshold, arguments.threshold = params["threshold"], params["arg_threshold"]
-    print("same, pattern layer off", dev_scores(dev, model, False, cache), flush=True)
-    print(f"best on dev: {params}, F1 {f1}; {time.time() - t0:.0f} s in all")
+    if len(args.threshold) == 1 and len(args.arg_threshold) == 1:
+        args.folds = -1  # nothing to choose
+        grid[(args.threshold[0], args.arg_threshold[0])] = {"f1": 0.0}
+    folds = max(args.folds, 2)
+    fold = [i % folds for i in range(len(train))]
+    arg_models = [fit_arguments(arg_parts, [f != k for f in fold], args) for k in range(folds)] \
+        if args.folds > 1 or args.pair_picks else []
+    if args.folds > 1:
+        grid = cross_validate(train, spans, args, pair_parts, arg_models)
+        for (th, arg_th), s in sorted(grid.items()):
+            print(json.dumps({"threshold": th, "arg_threshold": arg_th, "cv": s}), flush=True)
+    everything = [True] * len(train)
+    model = fit_pairs(pair_parts, everything, args, train, spans,
+                      [arg_models[f] for f in fold] if args.pair_picks else None)
+    arguments = model.arguments = fit_arguments(arg_parts, everything, args)
+    print(f"models fitted on all of train: {len(arguments.index)} argument features, "
+          f"{len(model.index)} pair features, {time.time() - t0:.0f} s", flush=True)
+    if 0 <= args.folds <= 1:  # the recipe before --spans: thresholds chosen on dev
+        for th, arg_th in itertools.product(args.threshold, args.arg_threshold):
+            model.threshold, arguments.threshold = th, arg_th
+            grid[(th, arg_th)] = dev_scores(dev, model, True, cache)
+            print(json.dumps({"threshold": th, "arg_threshold": arg_th, "dev": grid[(th, arg_th)]}),
+                  flush=True)
+    (th, arg_th), best = max(grid.items(), key=lambda kv: (kv[1]["f1"], kv[0]))
+    model.threshold, arguments.threshold = th, arg_th
+    how = "given" if args.folds < 0 else "cross-validated on train" if args.folds > 1 \
+        else "on dev"
+    print(f"chosen: threshold {th}, arg_threshold {arg_th} ({how}: {best})")
+    print("dev", json.dumps(dev_scores(dev, model, True, cache, by_type=True)), flush=True)
+    print("dev, pattern layer off", dev_scores(dev, model, False, cache), flush=True)
+    print(f"{time.time() - t0:.0f} s in all")
     if not args.no_install:
         model.save(args.out)
         print("installed", args.out)
