@@ -363,7 +363,7 @@ def load_model(out: str | Path) -> KnowledgeGraph:
     >>> len(load_model("kg-out").papers)  # doctest: +SKIP
     19
     """
-    con = open_model_index(out)  # None if absent or of an older format; raises if damaged
+    con = open_model_index(out)  # None if absent or too old; raises if damaged
     if con is not None:
         try:
             kg = read_model(con)
