@@ -133,20 +133,37 @@ class RelationModel(SparseLinear):
         The classifier that picks the relation arguments of a text among its own
         candidates (:mod:`extractors.relation_args`); without it, the arguments are the
         span model's spans and the mentions (:func:`extractors.relations.candidates`).
+    thresholds : dict of str to float, optional
+        Per relation type, the least probability of the best class when it is of that type
+        (chosen by cross-validation on SciERC train); :attr:`threshold` for the others.
     """
 
     def __init__(self, features: Sequence[str], weights: np.ndarray, threshold: float = 0.5,
-                 arguments: ArgumentModel | None = None):
+                 arguments: ArgumentModel | None = None,
+                 thresholds: dict[str, float] | None = None):
         super().__init__(features, weights)
         self.arguments = arguments
         self.threshold = threshold
+        self.thresholds = dict(thresholds or {})
+
+    def limits(self) -> np.ndarray:
+        """The least probability of each class (index 0, "no relation", is never reported).
+
+        >>> m = RelationModel([], np.zeros((1, len(CLASSES))), 0.4, thresholds={"compare": 0.2})
+        >>> limits = m.limits()
+        >>> float(limits[CLASSES.index(("compare", False))]), float(limits[1])
+        (0.2, 0.4)
+        """
+        return np.array([self.thresholds.get(c[0], self.threshold) if c else 1.0
+                         for c in CLASSES], dtype=np.float64)
 
     def predict(self, text: str, sentences: list[tuple[int, int, list[Candidate]]]
                 ) -> list[dict[tuple[int, int], tuple[str, bool, float, str]]]:
         """Relations among the candidates of each sentence ``(start, end, candidates)`` of
         ``text``: for each, ``(i, j) -> (type, reversed, probability, "model")`` for the pairs
         ``candidates[i]``, ``candidates[j]`` (``i < j``) whose best relation class is at least
-        :attr:`threshold` likely. One batch per text: numpy's overhead is per call."""
+        likely as its type's threshold (:attr:`thresholds`, else :attr:`threshold`). One
+        batch per text: numpy's overhead is per call."""
         found = [sentence_pairs(text, sa, sb, inside) for sa, sb, inside in sentences]
         out: list[dict[tuple[int, int], tuple[str, bool, float, str]]] = [{} for _ in found]
         rows = [row for _, features in found for row in features]
@@ -155,10 +172,11 @@ class RelationModel(SparseLinear):
         probs = self.probabilities(rows)
         best = probs[:, 1:].argmax(axis=1) + 1
         likely = probs[np.arange(len(rows)), best].tolist()
+        limit = self.limits()[best].tolist()
         k = 0
         for s, (pairs, _) in enumerate(found):
             for pair in pairs:
-                if likely[k] >= self.threshold:
+                if likely[k] >= limit[k]:
                     kind, rev = CLASSES[best[k]]  # type: ignore[misc]
                     out[s][pair] = (kind, rev, likely[k], "model")
                 k += 1
@@ -172,6 +190,8 @@ class RelationModel(SparseLinear):
             self.arguments.save(folder)
         (folder / "features.json").write_text(json.dumps(
             {"classes": [c and list(c) for c in CLASSES], "threshold": self.threshold,
+             **({"thresholds": dict(sorted(self.thresholds.items()))} if self.thresholds
+                else {}),
              "features": self.features()}, indent=0) + "\n")
         np.save(folder / "weights.npy", self.saved_weights())
 
@@ -180,7 +200,8 @@ class RelationModel(SparseLinear):
         """Read a model written by :meth:`save`."""
         meta = json.loads((folder / "features.json").read_text())
         weights = np.load(folder / "weights.npy").astype(np.float32)
-        return cls(meta["features"], weights, meta["threshold"], ArgumentModel.load(folder))
+        return cls(meta["features"], weights, meta["threshold"], ArgumentModel.load(folder),
+                   meta.get("thresholds"))
 
 
 @functools.lru_cache(maxsize=1)

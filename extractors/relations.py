@@ -35,6 +35,8 @@ __all__ = [
     "WORD",
     "candidates",
     "find_relations",
+    "pattern_pairs",
+    "sentence_candidates",
     "sorted_relations",
     "words",
 ]
@@ -114,25 +116,14 @@ def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int
     arguments = getattr(model, "arguments", None)
     cands = arguments.arguments(text, spans) if arguments is not None \
         else candidates(spans, mentions)
-    starts = [c.start for c in cands]
-    sentences = []
-    for sa, sb in sents:
-        inside = cands[bisect.bisect_left(starts, sa):bisect.bisect_left(starts, sb)]
-        inside = [c for c in inside if c.end <= sb]
-        if len(inside) >= 2:
-            sentences.append((sa, sb, inside))
+    sentences = sentence_candidates(cands, sents)
     predicted = model.predict(text, sentences) if model is not None and sentences else []
     out: list[Relation] = []
     for s, (sa, sb, inside) in enumerate(sentences):
         found: dict[tuple[int, int], tuple[str, bool, float, str]] = {}
         if patterns:
-            for i in range(len(inside) - 1):
-                first, second = inside[i], inside[i + 1]
-                before = words(text[max(sa, first.start - 30):first.start])
-                hit = match_between(" ".join(words(text[first.end:second.start])),
-                                    before[-1] if before else "")
-                if hit is not None:
-                    found[(i, i + 1)] = (hit[0], hit[1], PATTERN_SCORE, "pattern")
+            for pair, (kind, reverse) in pattern_pairs(text, sa, inside).items():
+                found[pair] = (kind, reverse, PATTERN_SCORE, "pattern")
         if predicted:  # the model's word wins where both speak
             found.update(predicted[s])
         sentence = text[sa:sb].strip()
@@ -143,6 +134,45 @@ def find_relations(paper: str, field: str, text: str, sents: list[tuple[int, int
                 head_start=head.start, head_end=head.end, head_text=text[head.start:head.end],
                 tail_start=tail.start, tail_end=tail.end, tail_text=text[tail.start:tail.end],
                 sentence=sentence, extractor=source, score=round(score, 3)))
+    return out
+
+
+def sentence_candidates(cands: list[Candidate], sents: list[tuple[int, int]]
+                        ) -> list[tuple[int, int, list[Candidate]]]:
+    """The sentences ``(start, end, candidates inside)`` with two candidates or more;
+    ``cands`` in text order.
+
+    >>> sentence_candidates([Candidate(0, 2, "x"), Candidate(3, 5, "x"), Candidate(9, 12, "x")],
+    ...                     [(0, 8), (8, 20)])
+    [(0, 8, [Candidate(start=0, end=2, type='x'), Candidate(start=3, end=5, type='x')])]
+    """
+    starts = [c.start for c in cands]
+    out = []
+    for sa, sb in sents:
+        inside = cands[bisect.bisect_left(starts, sa):bisect.bisect_left(starts, sb)]
+        inside = [c for c in inside if c.end <= sb]
+        if len(inside) >= 2:
+            out.append((sa, sb, inside))
+    return out
+
+
+def pattern_pairs(text: str, sent_start: int, inside: list[Candidate]
+                  ) -> dict[tuple[int, int], tuple[str, bool]]:
+    """The pattern layer's relations between adjacent candidates ``inside`` (in text order)
+    of the sentence starting at ``sent_start``: ``(i, i + 1) -> (type, reversed)``.
+
+    >>> text = "We use a CRF model for named entity recognition."
+    >>> pattern_pairs(text, 0, [Candidate(9, 18, "method"), Candidate(23, 47, "task")])
+    {(0, 1): ('used-for', False)}
+    """
+    out = {}
+    for i in range(len(inside) - 1):
+        first, second = inside[i], inside[i + 1]
+        before = words(text[max(sent_start, first.start - 30):first.start])
+        hit = match_between(" ".join(words(text[first.end:second.start])),
+                            before[-1] if before else "")
+        if hit is not None:
+            out[(i, i + 1)] = hit
     return out
 
 

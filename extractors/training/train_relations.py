@@ -21,7 +21,13 @@
    SciERC train (documents by index), by the ``relscore`` F1 of the relation stage over
    the out-of-fold predictions (gold sentence bounds, pattern layer on); with ``--spans``
    those are the out-of-fold span model's, so the choice is made on text no model saw.
-   ``--folds 0`` chooses on SciERC dev instead (the recipe before ``--spans``).
+   ``--folds 0`` chooses on SciERC dev instead (the recipe before ``--spans``). With
+   ``--per-type`` (the default) the same out-of-fold predictions then choose a pair
+   threshold per relation type (coordinate ascent from the best single one, for each
+   argument threshold; :func:`per_type_thresholds`), kept when the CV F1 is higher. The
+   out-of-fold pairs are scored once per argument threshold (:func:`pair_table`) and each
+   pair-threshold setting decided from them (:func:`decide`, checked against
+   :func:`~extractors.relations.find_relations` on the first fold).
 5. The models fitted on all of train, with those thresholds, are scored on SciERC dev
    (reported, not used for any choice) and written to ``extractors/models/relations/``.
 
@@ -70,9 +76,9 @@ from extractors.relation_model import (
     RelationModel,
     sentence_pairs,
 )
-from extractors.relations import Candidate, find_relations
+from extractors.relations import Candidate, find_relations, pattern_pairs, sentence_candidates
 from extractors.span_model import LABEL_TO_TYPE, predict_spans
-from kg.core.model import SYMMETRIC_RELATION_TYPES
+from kg.core.model import RELATION_TYPES, SYMMETRIC_RELATION_TYPES
 
 CLASS_INDEX = {c: i for i, c in enumerate(CLASSES)}
 #: Spans of a text: ``(start, end, type)``.
@@ -253,24 +259,114 @@ def relation_records(model: RelationModel, docs: list[dict], spans: dict[str, Sp
     return out
 
 
+#: One pair that the relation stage reads: its two arguments (in text order), the pair
+#: model's best class and probability (``None`` when the pair model does not read the pair)
+#: and the pattern layer's ``(type, reversed)`` (``None`` when no pattern matches).
+Row = tuple[Candidate, Candidate, "tuple[str, bool, float] | None", "tuple[str, bool] | None"]
+
+
+def pair_table(model: RelationModel, docs: list[dict], spans: dict[str, Spans]
+               ) -> dict[str, list[Row]]:
+    """Per document, every pair the relation stage (gold sentence bounds, ``spans`` as the
+    span model's, the pattern layer on) reads, with what the pair model and the pattern
+    layer say of it, whatever the pair thresholds: :func:`decide` applies them."""
+    saved = model.threshold, model.thresholds
+    model.threshold, model.thresholds = 0.0, {}
+    out: dict[str, list[Row]] = {}
+    try:
+        for d in docs:
+            text, _ = detokenize(d)
+            cands = model.arguments.arguments(text, spans[d["doc_key"]])  # type: ignore[union-attr]
+            sents = sentence_candidates(cands, sentences(d))
+            predicted = model.predict(text, sents) if sents else []
+            rows: list[Row] = []
+            for s, (sa, _, inside) in enumerate(sents):
+                hits = pattern_pairs(text, sa, inside)
+                for (i, j), (kind, rev, p, _) in predicted[s].items():
+                    rows.append((inside[i], inside[j], (kind, rev, p), hits.pop((i, j), None)))
+                rows += [(inside[i], inside[j], None, hit) for (i, j), hit in hits.items()]
+            out[d["doc_key"]] = rows
+    finally:
+        model.threshold, model.thresholds = saved
+    return out
+
+
+def _same(a: dict[str, dict], b: dict[str, dict]) -> bool:
+    def norm(recs: dict[str, dict]) -> dict[str, list[str]]:
+        return {k: sorted(json.dumps(r, sort_keys=True) for r in v["relations"])
+                for k, v in recs.items()}
+    return norm(a) == norm(b)
+
+
+def decide(table: dict[str, list[Row]], threshold: float, thresholds: dict[str, float]
+           ) -> dict[str, dict]:
+    """``kg extract``-like records of the pairs of :func:`pair_table` with these pair
+    thresholds (as :meth:`RelationModel.predict` and :func:`find_relations` decide: the pair
+    model's class when at least its type's threshold likely, else the pattern layer's)."""
+    out = {}
+    for key, rows in table.items():
+        found = []
+        for first, second, best, hit in rows:
+            said = hit
+            if best is not None and best[2] >= thresholds.get(best[0], threshold):
+                said = best[:2]
+            if said is not None:
+                head, tail = (second, first) if said[1] else (first, second)
+                found.append({"type": said[0], "head": {"start": head.start, "end": head.end},
+                              "tail": {"start": tail.start, "end": tail.end}})
+        out[key] = {"relations": found}
+    return out
+
+
+def per_type_thresholds(docs: list[dict], table: dict[str, list[Row]], threshold: float,
+                        values: list[float]) -> tuple[dict[str, float], dict]:
+    """Per relation type, the pair threshold among ``values`` (the others' held), by
+    coordinate ascent on the ``relscore`` F1 of ``table`` from ``threshold`` for all: two
+    passes over the types in :data:`RELATION_TYPES` order, a change kept only when it raises
+    F1. Returns the thresholds and their scores."""
+    chosen = {t: threshold for t in RELATION_TYPES}
+    best = scores(score_relations(docs, decide(table, threshold, chosen)))
+    for _ in range(2):
+        for kind in RELATION_TYPES:
+            for v in values:
+                trial = {**chosen, kind: v}
+                s = scores(score_relations(docs, decide(table, threshold, trial)))
+                if s["f1"] > best["f1"]:
+                    chosen, best = trial, s
+    return chosen, best
+
+
 def cross_validate(docs: list[dict], spans: dict[str, Spans], args: argparse.Namespace,
                    pair_parts: list, arg_models: list[ArgumentModel]
                    ) -> dict[tuple[float, float], dict]:
-    """Out-of-fold ``relscore`` on ``docs`` of each (pair, argument) threshold setting;
+    """Out-of-fold ``relscore`` on ``docs`` of each (pair, argument) threshold setting and,
+    with ``args.per_type``, of per-type pair thresholds for each argument threshold (key
+    ``(None, argument threshold)``, the thresholds in the score's ``"thresholds"``);
     ``arg_models[k]`` is the argument model fitted without fold ``k``."""
     fold = [i % args.folds for i in range(len(docs))]
     picks_from = [arg_models[f] for f in fold] if args.pair_picks else None
-    records: dict[tuple[float, float], dict[str, dict]] = {}
+    tables: dict[float, dict[str, list[Row]]] = {}
     for k in range(args.folds):
         model = fit_pairs(pair_parts, [f != k for f in fold], args, docs, spans, picks_from)
         model.arguments = arg_models[k]
         held = [d for d, f in zip(docs, fold, strict=True) if f == k]
-        for th, arg_th in itertools.product(args.threshold, args.arg_threshold):
-            model.threshold = th
+        for arg_th in args.arg_threshold:
             arg_models[k].threshold = arg_th
-            records.setdefault((th, arg_th), {}).update(relation_records(model, held, spans))
+            tables.setdefault(arg_th, {}).update(pair_table(model, held, spans))
+        if k == 0:  # the tables decide as the relation stage does
+            model.threshold = args.threshold[0]
+            check = decide(tables[arg_models[k].threshold], model.threshold, {})
+            assert _same(check, relation_records(model, held, spans)), "pair_table disagrees"
         print(f"fold {k + 1} of {args.folds} done", flush=True)
-    return {key: scores(score_relations(docs, recs)) for key, recs in records.items()}
+    out: dict[tuple[float | None, float], dict] = {}
+    for arg_th, table in tables.items():
+        for th in args.threshold:
+            out[(th, arg_th)] = scores(score_relations(docs, decide(table, th, {})))
+        if args.per_type:
+            start = max(args.threshold, key=lambda th: (out[(th, arg_th)]["f1"], th))
+            chosen, s = per_type_thresholds(docs, table, start, args.type_thresholds)
+            out[(None, arg_th)] = {**s, "threshold": start, "thresholds": chosen}
+    return out  # type: ignore[return-value]
 
 
 def scores(s) -> dict:
@@ -313,6 +409,11 @@ def main() -> None:
     ap.add_argument("--threshold", type=float, nargs="*", default=[0.15, 0.2, 0.3, 0.4, 0.5])
     ap.add_argument("--arg-threshold", type=float, nargs="*",
                     default=[0.1, 0.15, 0.2, 0.3, 0.4, 0.5])
+    ap.add_argument("--per-type", action=argparse.BooleanOptionalAction, default=True,
+                    help="also choose a pair threshold per relation type by the CV")
+    ap.add_argument("--type-thresholds", type=float, nargs="*",
+                    default=[0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6],
+                    help="the values a type's pair threshold is chosen among")
     ap.add_argument("--out", type=Path, default=MODEL_DIR, help="where to write the model")
     ap.add_argument("--no-install", action="store_true", help="write no model")
     args = ap.parse_args()
@@ -327,7 +428,7 @@ def main() -> None:
     pair_parts = [gold_examples([d]) for d in train]
     print(f"argument spans {sum(len(y) for _, y in arg_parts)}, gold pairs "
           f"{sum(len(y) for _, y in pair_parts)}", flush=True)
-    grid: dict[tuple[float, float], dict] = {}
+    grid: dict[tuple[float | None, float], dict] = {}
     cache: dict = {}
     if len(args.threshold) == 1 and len(args.arg_threshold) == 1:
         args.folds = -1  # nothing to choose
@@ -338,7 +439,8 @@ def main() -> None:
         if args.folds > 1 or args.pair_picks else []
     if args.folds > 1:
         grid = cross_validate(train, spans, args, pair_parts, arg_models)
-        for (th, arg_th), s in sorted(grid.items()):
+        for (th, arg_th), s in sorted(grid.items(), key=lambda kv: (
+                kv[0][0] is None, kv[0][0] or 0.0, kv[0][1])):
             print(json.dumps({"threshold": th, "arg_threshold": arg_th, "cv": s}), flush=True)
     everything = [True] * len(train)
     model = fit_pairs(pair_parts, everything, args, train, spans,
@@ -352,11 +454,15 @@ def main() -> None:
             grid[(th, arg_th)] = dev_scores(dev, model, True, cache)
             print(json.dumps({"threshold": th, "arg_threshold": arg_th, "dev": grid[(th, arg_th)]}),
                   flush=True)
-    (th, arg_th), best = max(grid.items(), key=lambda kv: (kv[1]["f1"], kv[0]))
-    model.threshold, arguments.threshold = th, arg_th
+    (th, arg_th), best = max(grid.items(), key=lambda kv: (
+        kv[1]["f1"], kv[0][0] is None, kv[0][0] or 0.0, kv[0][1]))
+    model.threshold = best["threshold"] if th is None else th
+    model.thresholds = best.get("thresholds", {})
+    arguments.threshold = arg_th
     how = "given" if args.folds < 0 else "cross-validated on train" if args.folds > 1 \
         else "on dev"
-    print(f"chosen: threshold {th}, arg_threshold {arg_th} ({how}: {best})")
+    print(f"chosen: threshold {model.threshold}, per type {model.thresholds}, "
+          f"arg_threshold {arg_th} ({how}: {best})")
     print("dev", json.dumps(dev_scores(dev, model, True, cache, by_type=True)), flush=True)
     print("dev, pattern layer off", dev_scores(dev, model, False, cache), flush=True)
     print(f"{time.time() - t0:.0f} s in all")
