@@ -377,7 +377,12 @@ class TermAcceptance:
                 is None:
             return Decision(True, "name")
         if len(words) == 1 and stats is not None:
-            return _one_word(words[0], stats)
+            one = _one_word(words[0], stats)
+            if not one.accepted and central and word_shape_ok(words[0].lower()) \
+                    and general_zipf(words[0].lower()) == 0:
+                # a coined one-word name its paper names in the title or repeats ("pyvene")
+                return Decision(True, "coined word, central in its paper")
+            return one
         # a gerund the corpus mostly puts after other words, as a compound's head ("data
         # poisoning", "load balancing"), is a noun there and may start a term
         noun = None if stats is None else (

@@ -760,6 +760,9 @@ def _place_by_head(used: set[str], registry: ConceptRegistry) -> None:
         if concept.origin == "lexicon":
             continue
         words = concept.label.split()
+        if "of" in words[1:-1]:
+            # "human annotations of hallucination" is no kind of hallucination
+            continue
         if len(words) > 1 and _VERSION.fullmatch(words[-1]) and _NAME_LIKE.search(words[-2]):
             # "LLaMA v2", "GPT 4", "SQuAD 2.0": a version of a name is what the name is
             b = registry.by_key.get(norm_key(" ".join(words[:-1])))
