@@ -48,7 +48,13 @@ from extractors.generic import (
     is_generic,
     word_set,
 )
-from extractors.termhood import CorpusStats, general_zipf, generic_name, word_shape_ok
+from extractors.termhood import (
+    NOUN_EXCEPTIONS,
+    CorpusStats,
+    general_zipf,
+    generic_name,
+    word_shape_ok,
+)
 from kg.core.model import Concept, Mention
 from kg.core.text import norm_key, plural
 
@@ -56,6 +62,7 @@ __all__ = [
     "ADVERB",
     "DATASET_HEADS",
     "Decision",
+    "EVALUATIVE",
     "FINITE_VERBS",
     "LEADING_VERBS",
     "NOMINAL_ING",
@@ -96,6 +103,15 @@ data recording recordings images videos""")
 #: Heads so generic that the words before them must name something ("AI model").
 VAGUE_HEADS = GENERIC_HEADS | word_set("benchmark dataset network net data")
 
+#: Modifiers that judge or size what follows rather than name a kind of it (the judged
+#: rubric: "Evaluative or filler modifiers make a phrase generic or junk, not a variant").
+EVALUATIVE = word_set("""
+novel new proposed existing previous efficient effective powerful popular good better best
+worse poor promising superior competitive comparable various several diverse excessive
+suboptimal sub-optimal subpar premium correct incorrect slow slower faster large-scale
+small-scale stealthier significant substantial extensive improved enhanced
+""")
+
 #: Nouns in -ing that do start terms ("learning rate", "sampling method").
 NOMINAL_ING = word_set("""
 learning training sampling clustering hashing embedding matching boosting bagging pooling
@@ -133,6 +149,12 @@ has have had""")
 #: "model", "network" do ("recommendation system" is an idea of its own).
 _EMPTY_HEADS = word_set("""method approach technique framework strategy scheme procedure
 solution accuracy performance process paradigm pipeline task setting metric""")
+#: Stages of every study: before a vague head they make no term ("training dataset").
+_STAGES = word_set("""training train evaluation test testing validation downstream upstream
+baseline benchmark experimental experiment target""")
+_STAGE_HEADS = word_set("""dataset datasets benchmark benchmarks metric metrics task tasks
+model models method methods approach approaches set sets split splits score scores setting
+settings framework frameworks system systems""")
 _PREPOSITIONS = word_set("of for in on with to from by at as via into onto over under")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
@@ -142,6 +164,24 @@ thereby thus hence therefore""")
 ADVERB = re.compile(r"(?:ally|ably|ibly|ively|ously|edly|ently|antly|ingly|fully)$")
 _NAME_TOKEN = re.compile(r"^(?=.*[A-Za-z])(?:.+[A-Z]|.*\d)")
 _BAD_CHARS = re.compile(r"[,;:()\[\]\\{}\"]|\bvs\b")
+#: Quantities: "billion domain names", "100 languages" count things rather than name them.
+_QUANTITIES = word_set("""hundred hundreds thousand thousands million millions billion billions
+trillion dozen dozens""")
+_NUMBER = re.compile(r"[\d,.]+%?")
+#: A suspended hyphen coordinates two modifiers: "reconstruction-/contrastive-based",
+#: "pre- and post-training".
+_SUSPENDED = re.compile(r"[a-z]-(?=[\s/])")
+#: A possessive: "mind's mirror", "RAG's vulnerability" (only a name in Title Case owns a
+#: term: "Cohen's kappa", "Zipf's law").
+_POSSESSIVE = re.compile(r"(\S*?)\s?['\u2019]s\b")
+#: Endings of adjectives that never end a term ("LLM-based controllable", "syntactic
+#: information inherent"), and nouns with those endings all the same.
+_ADJECTIVE_END = re.compile(r"(?:able|ible|ous|ful|less|ent|ant)$")
+_NOUNS_IN_ADJECTIVE_ENDINGS = NOUN_EXCEPTIONS | word_set("""
+variable table cable label agent gradient coefficient component student client patient
+content incident descent percent event intent extent parent talent current constituent
+opponent respondent dependent recipient variant participant assistant constant invariant
+tenant quadrant restaurant merchant accent consent element moment argument""")
 
 
 def name_like(token: str) -> bool:
@@ -189,6 +229,15 @@ def malformed(form: str, *, max_words: int = 5,
     >>> [malformed(t) for t in ["axial attention", "attention", "KLPatch"]]
     [None, 'single common word', None]
 
+    Clauses and cut coordinations the span model runs together are no terms either:
+
+    >>> [malformed(t) for t in ["mind's mirror", "LLM-based controllable",
+    ...                         "tasks evaluating reasoning capability",
+    ...                         "reconstruction-/contrastive-based learning"]]
+    ['possessive', 'trailing adjective', 'clause', 'conjunction']
+    >>> [malformed(t) for t in ["Cohen's kappa", "latent variable", "news recommending system"]]
+    [None, None, None]
+
     ``noun`` tells which leading words in -ing the corpus uses as nouns ("poisoning" in
     "data poisoning"): they may start a term ("poisoning attack").
 
@@ -215,10 +264,34 @@ def malformed(form: str, *, max_words: int = 5,
     if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]) \
             and not (noun is not None and noun(low[0])):
         return "leading gerund"
+    if _SUSPENDED.search(form):
+        return "conjunction"
     for w in low:
         if w in _CONJUNCTIONS:
             return "conjunction"
         if w in _CLAUSE_WORDS:
+            return "clause"
+    for m in _POSSESSIVE.finditer(form):
+        owner = m.group(1)
+        if not (owner[:1].isupper() and owner[1:].islower()):
+            return "possessive"
+    last = low[-1]
+    if last.isalpha() and not last.endswith("ment") and last not in _NOUNS_IN_ADJECTIVE_ENDINGS \
+            and _ADJECTIVE_END.search(last):
+        return "trailing adjective"
+    if any(w in _QUANTITIES for w in low) or _NUMBER.fullmatch(low[0]):
+        return "quantity"
+    for i in range(len(words) - 2):
+        # "BGMAttack renders backdoor trigger": a name and a verb in -s open a clause
+        b = words[i + 1]
+        if name_like(words[i]) and b.islower() and b.isalpha() and b.endswith("s") \
+                and not b.endswith(("ss", "us", "is")):
+            return "clause"
+    for a, b in zip(low, low[1:], strict=False):
+        # "tasks evaluating reasoning capability": a plural noun and a participle open a
+        # clause (a reduced relative), not a compound
+        if b.endswith("ing") and b not in NOMINAL_ING and len(a) > 3 and a.endswith("s") \
+                and not a.endswith(("ss", "us", "is", "news")):
             return "clause"
     for w in low[1:]:
         if w in FINITE_VERBS:
@@ -401,6 +474,10 @@ class TermAcceptance:
                 norm_key(words[0]) in known or any(_true_name(f.split()[0]) for f in forms)
                 or (stats is not None and _noun_modifier(words[0]))):
             return Decision(False, "vague head")
+        if len(kw) == 2 and kw[1] in _STAGE_HEADS and (kw[0] in _STAGES or kw[0] in _EMPTY_HEADS):
+            # "training dataset", "evaluation metrics", "downstream task", "approach model":
+            # a stage of every study, or another generic head, says nothing of which one
+            return Decision(False, "generic stage")
         if stats is not None and h == len(kw) - 1 and _empty_head_on(
                 kw, accepted_keys or set(), known):
             # "detection method", "machine unlearning method": the concept before the
@@ -409,6 +486,10 @@ class TermAcceptance:
         if stats is not None and all(w.lower() in LIGHT_MODIFIERS for w in words[:-1]):
             # "real-world dataset", "large-scale study": in many papers, about none
             return Decision(False, "light modifiers only")
+        if stats is not None and words[0].lower() in EVALUATIVE and not name_like(words[0]):
+            # "stealthier backdoor attack", "sub-optimal retrieval", "novel reward model":
+            # the judgement is the author's, the term is what follows it
+            return Decision(False, "evaluative modifier")
         if n_papers >= self.min_papers:
             return Decision(True, f"{n_papers} papers")
         if kw[h] in self.technical_heads:

@@ -179,9 +179,21 @@ def _strip(text: str, s: int, e: int) -> tuple[int, int]:
     >>> t = "ROD-TV simultaneously; ROD-TV and propose a model"
     >>> [t[a:b] for a, b in (_strip(t, 0, 21), _strip(t, 23, 42))]
     ['ROD-TV', 'ROD-TV']
+
+    A span that starts inside a hyphenated word starts at the word's start:
+
+    >>> t = "learn from in-context examples"
+    >>> t[slice(*_strip(t, t.index("context"), len(t)))]
+    'in-context examples'
     """
     while s < e and not text[s].isalnum() and text[s] not in "([{\"'":
         s += 1
+    while 1 < s < e and text[s - 1] == "-" and text[s - 2].isalnum():
+        # a span that starts inside a hyphenated word ("context example" of "in-context
+        # example") starts at the word's start
+        s -= 1
+        while s > 0 and (text[s - 1].isalnum() or text[s - 1] == "-"):
+            s -= 1
     clause = _AND_VERB.search(text, s, e)
     if clause and clause.start() > s:
         e = clause.start()
@@ -598,6 +610,15 @@ def _new_concept(registry: ConceptRegistry, key: str, label: str, origin: str) -
     return registry.new_concept(key, label, origin=origin)
 
 
+#: Phenomena a paper observes ("performance degradation", "catastrophic forgetting",
+#: "over-smoothing"): concepts, as one word too.
+_PHENOMENA = ("degradation", "hallucination", "overload", "bias", "noise", "drift", "leakage",
+              "collapse", "forgetting", "overfitting", "underfitting", "oversmoothing",
+              "ambiguity", "sparsity", "imbalance", "mismatch")
+#: People and artefacts: concepts, as one word too ("advertiser").
+_ACTORS = ("app", "website", "browser", "advertiser", "seller", "buyer", "merchant",
+           "consumer", "customer", "community", "infrastructure", "marketplace", "company")
+
 #: Head words that say what a term is, whatever the span model voted: "hash-tag
 #: recommendation task" is a task, "ATIS corpus" a dataset, "RNN language model" a method.
 #: Besides the obvious ones, the heads whose SciERC *train* mentions (two words or more)
@@ -623,11 +644,12 @@ _KIND_OF_HEAD = {
     # bounds are theoretical notions ("regret bound", "error bound": SciERC train and the
     # rubric), and phenomena a paper observes are concepts ("performance degradation",
     # "catastrophic forgetting", "label noise", "fine-grained hallucination")
-    **dict.fromkeys(("bound", "degradation", "hallucination", "overload", "bias", "noise",
-                     "drift", "leakage", "collapse", "forgetting", "overfitting",
-                     "underfitting", "oversmoothing", "ambiguity", "sparsity", "imbalance",
-                     "mismatch"), "concept"),
+    **dict.fromkeys(("bound", *_PHENOMENA), "concept"),
+    # the people and artefacts of the world a paper studies are neither its methods nor its
+    # tasks ("mobile app", "web browser", "online advertiser", "research community")
+    **dict.fromkeys(_ACTORS, "concept"),
 }
+_ONE_WORD_CONCEPTS = frozenset((*_PHENOMENA, *_ACTORS))
 #: Heads of activities that SciERC and authors call tasks ("morphological parsing",
 #: "word order generation", "LLM inference", "cross-lingual transfer"): they win over a
 #: "method" vote, and over the span model's catch-all "concept" ("model editing").
@@ -691,6 +713,8 @@ The head of "X of Y" is X's ("fast computation of lexical affinity models" is no
 
     >>> _vote(Counter({"method": 2}), "performance degradation")
     'concept'
+    >>> _vote(Counter({"method": 2}), "over-smoothing"), _vote(Counter({"task": 1}), "web app")
+    ('concept', 'concept')
     >>> _vote(Counter({"concept": 1, "method": 1}), "model editing")
     'task'
     """
@@ -698,6 +722,8 @@ The head of "X of Y" is X's ("fast computation of lexical affinity models" is no
     head = head_word(label)
     if len(words) > 1 and head in _KIND_OF_HEAD:
         return _KIND_OF_HEAD[head]
+    if " " not in label.strip() and "".join(words) in _ONE_WORD_CONCEPTS:
+        return "concept"
     named = _name_type(label)
     if named:
         return named

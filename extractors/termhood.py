@@ -56,6 +56,7 @@ __all__ = [
     "COMPOUND_HEAD",
     "GENERIC_NAMES",
     "HEAD_SHARE",
+    "NOUN_EXCEPTIONS",
     "RARE_ZIPF",
     "TOPIC_MIN_TITLES",
     "TOPIC_TITLE_SHARE",
@@ -98,7 +99,7 @@ _TOKEN = re.compile(r"\\[a-z]+|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[^\sa-z]")
 #: Endings of adjectives and adverbs: "probabilistic", "heterogeneous" name no idea alone.
 _NOT_NOUN = re.compile(r"(?:ic|ical|al|ous|ive|able|ible|ful|less|ed|ly|ant|ent|ary|ish|wise)$")
 #: Nouns with those endings all the same ("signal" is no adjective, "proposal" neither).
-_NOUN_EXCEPTIONS = word_set("""signal interval tutorial trial portal rival proposal arrival
+NOUN_EXCEPTIONS = word_set("""signal interval tutorial trial portal rival proposal arrival
 removal retrieval approval survival rehearsal reversal denial referral manual journal
 recommender transformer encoder decoder tokenizer optimizer classifier crawler server
 browser router compiler sampler planner learner reasoner retriever ranker player layer
@@ -138,7 +139,7 @@ def word_shape_ok(word: str) -> bool:
     """
     if len(word) < 4 or not _WORD.fullmatch(word) or not any(c.isalpha() for c in word[-2:]):
         return False
-    return word in _NOUN_EXCEPTIONS or not _NOT_NOUN.search(word)
+    return word in NOUN_EXCEPTIONS or not _NOT_NOUN.search(word)
 
 
 @dataclass
