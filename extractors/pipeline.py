@@ -67,6 +67,7 @@ __all__ = [
     "model_spans",
     "pipeline_fingerprint",
     "record_spans",
+    "spans_record",
     "span_model_dir",
     "text_record",
     "token_bounds",
@@ -256,17 +257,34 @@ def text_record(doc: Doc) -> TextRecord:
 
 def record_spans(record: TextRecord, doc: Doc, paper_id: str, field: str,
                  offset: int = 0) -> DocSpans:
-    """``record`` and the concept matcher's spans in ``doc``, moved by ``offset`` into the field."""
+    """``record`` and the concept matcher's spans in ``doc``, moved by ``offset`` into the field.
+
+    At offset 0 (every text but the later chunks of a huge field) the result shares
+    ``record``'s lists and array instead of copying them: neither is changed afterwards, and
+    an incremental build keeps both for every text until it writes its cache.
+    """
+    lexicon = [(s.start_char + offset, s.end_char + offset, s.label_, s.kb_id_)
+               for s in doc.spans[SPANS_KEY]]
+    if not offset:
+        return DocSpans(paper=paper_id, field=field, sents=record.sents, lexicon=lexicon,
+                        model=record.model, coined=record.coined, tokens=record.tokens)
     return DocSpans(
         paper=paper_id,
         field=field,
         sents=[(a + offset, b + offset) for a, b in record.sents],
-        lexicon=[(s.start_char + offset, s.end_char + offset, s.label_, s.kb_id_)
-                 for s in doc.spans[SPANS_KEY]],
+        lexicon=lexicon,
         model=[(a + offset, b + offset, t) for a, b, t in record.model],
         coined=[(a + offset, b + offset, t) for a, b, t in record.coined],
-        tokens=record.tokens + offset if offset else record.tokens,
+        tokens=record.tokens + offset,
     )
+
+
+def spans_record(spans: DocSpans) -> TextRecord:
+    """The :class:`~extractors.text_cache.TextRecord` of a text extracted at offset 0, read
+    back from its ``spans`` (sharing their lists, as :func:`record_spans` made them)."""
+    assert spans.tokens is not None
+    return TextRecord(model=spans.model, sents=spans.sents, coined=spans.coined,
+                      tokens=spans.tokens)
 
 
 def token_bounds(doc: Doc) -> np.ndarray:
@@ -370,7 +388,7 @@ def _batches(indices: list[int], texts: list, size: int) -> Iterator[list[int]]:
 #: its relations are to be found with it (the masked text itself when nothing was masked).
 _Chunk = list[tuple[int, str, tuple[str, str, int], TextRecord | None, str | None]]
 #: What a task gives back per text: ``(index, DocSpans, new record or None, relations of
-#: the field or None)``.
+#: the field or None)``; a new record at offset 0 is not sent (:func:`spans_record`).
 _Extracted = tuple[int, DocSpans, TextRecord | None, list[Relation] | None]
 
 
@@ -386,7 +404,8 @@ def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
             model, patterns = relations
             found = find_relations(ds.paper, ds.field, raw[i], ds.sents, ds.model,
                                    model=model, patterns=patterns)
-        out.append((i, ds, record, found))
+        # a text at offset 0 sends its record as its spans (spans_record): not twice
+        out.append((i, ds, None if texts[i][1][2] == 0 else record, found))
     return out
 
 
@@ -568,6 +587,8 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
                                                    batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
             stats = CorpusStats.of(papers)
+        if record is None and i not in records and not texts[i][1][2]:
+            record = spans_record(ds)  # a fresh text at offset 0 (_run_chunk)
         if keys and cache is not None and record is not None:
             cache[keys[i]] = record
         spans[i] = ds
@@ -586,8 +607,8 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         ds = spans[i]
         if (pid, field) in found:  # a later chunk of a huge field
             prev = found[(pid, field)]
-            for name in ("sents", "lexicon", "model", "coined"):
-                getattr(prev, name).extend(getattr(ds, name))
+            for name in ("sents", "lexicon", "model", "coined"):  # new lists: shared
+                setattr(prev, name, [*getattr(prev, name), *getattr(ds, name)])  # (record_spans)
             prev.tokens = np.concatenate([prev.tokens, ds.tokens])
         else:
             found[(pid, field)] = ds

@@ -146,3 +146,23 @@ def test_removing_papers_drops_their_triples(tmp_path, paragraphs, monkeypatch):
     build([corpus], tmp_path / "scratch", page=False, incremental=False)
     assert (out / "graph.ttl").read_bytes() == (tmp_path / "scratch" / "graph.ttl").read_bytes()
     assert store_quads(out) == store_quads(tmp_path / "scratch")
+
+
+def test_a_field_in_pieces_leaves_the_cached_records_as_extracted(paragraphs):
+    # the spans of a text at offset 0 share its cached record's lists (record_spans); the
+    # pieces of a huge field are joined into new lists, or the record of its first piece
+    # would grow by the others and the next build would read them twice
+    from kg.core.model import Paper
+
+    long = Paper("long", "Long", " ".join(paragraphs * 5))
+    assert len(long.abstract) > pipeline.CHUNK_CHARS
+    corpus = [long, Paper("short", "Short", paragraphs[0])]
+    cache: dict = {}
+    first = pipeline.extract_corpus(corpus, cache=cache, workers=1)
+    assert len(cache) > 3  # both titles, the short abstract, the pieces of the long one
+    kept = {k: (list(r.sents), list(r.model), list(r.coined), r.tokens.tolist())
+            for k, r in cache.items()}
+    assert pipeline.extract_corpus(corpus, cache=cache, workers=1) == first
+    assert {k: (list(r.sents), list(r.model), list(r.coined), r.tokens.tolist())
+            for k, r in cache.items()} == kept
+    assert pipeline.extract_corpus(corpus, workers=1) == first
