@@ -23,7 +23,7 @@ from functools import partial
 from pathlib import Path
 
 from extractors import text_cache
-from kg.core.collect import fewer_collections
+from kg.core.collect import fewer_collections, release_free_memory
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
@@ -300,6 +300,9 @@ def build(
         if cache is not None:  # written first and let go: ~5 KB a paper not held meanwhile
             text_cache.write(tmp, cache)
             cache.clear()
+        # what extraction and consolidation needed besides the model: back to the system
+        # before the writers and the store's loader take their share
+        release_free_memory()
         # model.json and the page are written while the store loads in a thread of its own
         # (Python is free then), or else by a forked child on the other core while RDF is
         # written
