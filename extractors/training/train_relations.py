@@ -36,9 +36,10 @@ Usage (from the repository root)::
     python extractors/training/jackknife_spans.py    # out-of-fold spans (shipped in jackknife/)
     PYTHONHASHSEED=0 OMP_NUM_THREADS=1 python extractors/training/train_relations.py \
         --spans extractors/training/jackknife                   # choose by CV, install
-    # the shipped setting only (no choice to make: no cross-validation), written elsewhere
+    # one given setting (no choice to make: no cross-validation, one pair threshold for
+    # all types), written elsewhere
     python extractors/training/train_relations.py --spans extractors/training/jackknife \
-        --threshold 0.3 --arg-threshold 0.2 --out /tmp/relations
+        --threshold 0.4 --arg-threshold 0.15 --out /tmp/relations
 """
 
 from __future__ import annotations
