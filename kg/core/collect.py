@@ -46,8 +46,8 @@ def release_free_memory() -> None:
     Consolidation needs several times the memory of the model it leaves (candidates,
     every text's spans); once they are freed, glibc keeps most of their pages, and a build's
     writers and the store's bulk loader then grow on top of them. ``malloc_trim`` returns
-    them (the 5,000-paper build: 595 MB → 499 MB before writing; its peak 1,274 → 1,228 MB). Elsewhere (no glibc) only
-    the collection runs.
+    them (the 5,000-paper build: 595 MB → 499 MB before writing; its peak 1,274 → 1,228 MB).
+    Elsewhere (no glibc) only the collection runs.
 
     >>> release_free_memory()
     """
