@@ -26,10 +26,10 @@ A model-only concept is accepted when it is a well-formed term
     or it sits under an accepted concept by its head ("inverse temperature
     scheduling" under a lexicon "scheduling" would).
 
-Concepts typed ``dataset`` only by the model must look like one (a name, or a
-dataset/benchmark/corpus head); otherwise they take their next-best type vote,
-or ``concept``. Broader links to rejected concepts are re-pointed to the
-rejected concept's own accepted broader concepts.
+Concepts typed ``dataset`` only by the model must look like one (a name or a term
+ending in one, or a dataset/benchmark/corpus head; not "LLM safety"); otherwise they
+take their next-best type vote, or ``concept``. Broader links to rejected concepts
+are re-pointed to the rejected concept's own accepted broader concepts.
 """
 
 from __future__ import annotations
@@ -111,6 +111,12 @@ worse poor promising superior competitive comparable various several diverse exc
 suboptimal sub-optimal subpar premium correct incorrect slow slower faster large-scale
 small-scale stealthier significant substantial extensive improved enhanced
 """)
+
+_COINED_WORD = "coined word, central in its paper"
+
+#: Zipf frequency above which the stem of a word in -ing is an English verb (phish 2.7,
+#: encode 2.95, construct 4.0).
+_VERB_ZIPF = 3.0
 
 #: Nouns in -ing that do start terms ("learning rate", "sampling method").
 NOMINAL_ING = word_set("""
@@ -262,7 +268,7 @@ def malformed(form: str, *, max_words: int = 5,
     if low[0] in LEADING_VERBS:
         return "leading verb"
     if low[0].endswith("ing") and low[0] not in NOMINAL_ING and not name_like(words[0]) \
-            and not (noun is not None and noun(low[0])):
+            and not (noun is not None and noun(low[0])) and _verb_stem(low[0]):
         return "leading gerund"
     if _SUSPENDED.search(form):
         return "conjunction"
@@ -454,7 +460,7 @@ class TermAcceptance:
             if not one.accepted and central and word_shape_ok(words[0].lower()) \
                     and general_zipf(words[0].lower()) == 0:
                 # a coined one-word name its paper names in the title or repeats ("pyvene")
-                return Decision(True, "coined word, central in its paper")
+                return Decision(True, _COINED_WORD)
             return one
         # a gerund the corpus mostly puts after other words, as a compound's head ("data
         # poisoning", "load balancing"), is a noun there and may start a term
@@ -509,11 +515,14 @@ class TermAcceptance:
         >>> TermAcceptance().retype(Concept("x", "anchored response", "dataset", origin="model"),
         ...                         Counter({"dataset": 3, "method": 1}))
         'method'
+        >>> TermAcceptance().retype(Concept("x", "LLM safety", "dataset", origin="model"),
+        ...                         Counter({"dataset": 2, "concept": 1}))
+        'concept'
         """
         if concept.type != "dataset" or concept.origin not in ("model", "acronym"):
             return concept.type
         words = concept.label.split()
-        if any(name_like(w) for w in words) or head_word(concept.label) in DATASET_HEADS:
+        if name_like(words[-1]) or head_word(concept.label) in DATASET_HEADS:
             return "dataset"
         rest = [t for t, _ in sorted((votes or Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
                 if t not in ("dataset", "generic", "")]
@@ -534,6 +543,8 @@ class TermAcceptance:
         for cid in ok:
             c = concepts[cid]
             c.type = self.retype(c, (votes or {}).get(cid))
+            if c.type == "concept" and decisions[cid].reason == _COINED_WORD:
+                c.type = "method"  # a word its authors coined names their system ("pyvene")
             c.broader = _accepted_broader(c, concepts, ok)
         kept = [m for m in mentions if m.concept in ok]
         used = {m.concept for m in kept}
@@ -544,6 +555,18 @@ class TermAcceptance:
                     keep.add(b)
                     stack.append(b)
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
+
+
+def _verb_stem(word: str) -> bool:
+    """Whether a word in -ing is the gerund of an English verb ("constructing", "running"),
+    not a noun of its own ("phishing", "wedding"): a stem common in general English.
+
+    >>> _verb_stem("constructing"), _verb_stem("running"), _verb_stem("phishing")
+    (True, True, False)
+    """
+    stem = word[:-3]
+    forms = [stem, stem + "e"] + ([stem[:-1]] if len(stem) > 2 and stem[-1] == stem[-2] else [])
+    return any(general_zipf(f) >= _VERB_ZIPF for f in forms if len(f) > 1)
 
 
 def _repeated_term(label: str, known: set[str] = frozenset()) -> bool:

@@ -640,7 +640,7 @@ _KIND_OF_HEAD = {
                      "property", "probability", "attribute", "condition"), "concept"),
     # threats are phenomena a paper studies, not its methods ("backdoor attack", "safety
     # risk"; the judged dev set's rubric)
-    **dict.fromkeys(("attack", "threat", "vulnerability", "risk"), "concept"),
+    **dict.fromkeys(("attack", "threat", "vulnerability", "risk", "trigger"), "concept"),
     # bounds are theoretical notions ("regret bound", "error bound": SciERC train and the
     # rubric), and phenomena a paper observes are concepts ("performance degradation",
     # "catastrophic forgetting", "label noise", "fine-grained hallucination")
