@@ -755,9 +755,10 @@ def _defined_type(long_form: str) -> str:
     ('metric', 'task')
     """
     words = norm_key(long_form).split()
-    if len(words) > 1 and head_word(long_form) in _KIND_OF_HEAD:
-        return _KIND_OF_HEAD[head_word(long_form)]
-    if words and head_word(long_form) in _TASK_HEADS:
+    head = head_word(long_form)
+    if len(words) > 1 and head in _KIND_OF_HEAD:
+        return _KIND_OF_HEAD[head]
+    if words and head in _TASK_HEADS:
         return "task"
     guess = _vote(Counter(), long_form)
     return "method" if guess == "concept" else guess

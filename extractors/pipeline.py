@@ -405,7 +405,7 @@ def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
             found = find_relations(ds.paper, ds.field, raw[i], ds.sents, ds.model,
                                    model=model, patterns=patterns)
         # a text at offset 0 sends its record as its spans (spans_record): not twice
-        out.append((i, ds, None if texts[i][1][2] == 0 else record, found))
+        out.append((i, ds, record if texts[i][1][2] else None, found))
     return out
 
 
@@ -607,8 +607,10 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         ds = spans[i]
         if (pid, field) in found:  # a later chunk of a huge field
             prev = found[(pid, field)]
-            for name in ("sents", "lexicon", "model", "coined"):  # new lists: shared
-                setattr(prev, name, [*getattr(prev, name), *getattr(ds, name)])  # (record_spans)
+            # new lists, not extend: the first piece's lists are its cached record's
+            # (record_spans), which must keep that piece alone
+            for name in ("sents", "lexicon", "model", "coined"):
+                setattr(prev, name, [*getattr(prev, name), *getattr(ds, name)])
             prev.tokens = np.concatenate([prev.tokens, ds.tokens])
         else:
             found[(pid, field)] = ds
