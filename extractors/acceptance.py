@@ -161,7 +161,11 @@ baseline benchmark experimental experiment target""")
 _STAGE_HEADS = word_set("""dataset datasets benchmark benchmarks metric metrics task tasks
 model models method methods approach approaches set sets split splits score scores setting
 settings framework frameworks system systems""")
-_PREPOSITIONS = word_set("of for in on with to from by at as via into onto over under")
+#: (the second line: words no SciERC train gold term of two words or more starts with, as
+#: "across language", "between entity", "beyond dataset watermarking" do)
+_PREPOSITIONS = word_set("""of for in on with to from by at as via into onto over under
+across beyond between among amongst through within without toward towards against upon about
+during than based""")
 _CONJUNCTIONS = word_set("and or but nor versus & \\&")
 #: Words that open a clause: "unclear whether", "gains when scaling".
 _CLAUSE_WORDS = word_set("""whether if when while because although though since unless whereas

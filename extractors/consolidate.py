@@ -1286,26 +1286,84 @@ def _listed_after(text: str, start: int) -> str | None:
     return _CUE_TYPE.get(m.group(1).lower()) if m else None
 
 
+#: An apposition after a name that says what it is: "Crimson, a distributed system
+#: designed to …", "TofuEval, a new benchmark of …" (the first kind word of five).
+_APPOSED = re.compile(r"\s*,\s*(?:a|an|the)\s+((?:[\w\-]+\s+){0,4}[\w\-]+)")
+_APPOSED_KIND = {**_CUE_TYPE,
+                 **dict.fromkeys(("system", "systems", "tool", "toolkit", "library",
+                                  "platform", "pipeline", "approach", "method", "technique",
+                                  "agent", "assistant", "lmm", "mllm", "classifier",
+                                  "detector", "engine"), "method"),
+                 **dict.fromkeys(("collection", "testbed"), "dataset")}
+#: Evaluation on a name: "experiments on GLUE", "results on the SQuAD", "fine-tuned on
+#: XNLI" make it data (the word before "on" says the name is what one measures on).
+_EVALUATED_ON = re.compile(
+    r"\b(?:experiments?|evaluat(?:ed|ion|ions|ing)|results?|tested|tests?|performance|"
+    r"accuracy|scores?|trained|fine-?tuned|gains?|improvements?|sota|state-of-the-art)\s+"
+    r"(?:on|over|across)\s+(?:the\s+)?(?:[\w\-]+\s+(?:and|,)\s+)?$", re.IGNORECASE)
+#: A name that outperforms or achieves is a model or a system, not data: "Crimson
+#: processed …" is not counted, "MMCA achieves state-of-the-art performance" is.
+_PERFORMS = re.compile(r"\s+(?:\w+ly\s+)?(?:outperforms?|surpass(?:es)?|achieves?|beats?|"
+                       r"excels?)\b", re.IGNORECASE)
+
+
+#: A capitalised word, but not an adjective made of a name ("Bayesian", "Euclidean")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+(?<!ian)(?<!ean)$")
+_INSIDE_SENTENCE = re.compile(r"[a-z,;]\s+$")
+
+
+def _name_cue(text: str, start: int, end: int) -> str | None:
+    """The type the words around one mention of a name say it has, if any.
+
+    >>> t = "Crimson, a distributed system for scams. Experiments on GLUE show X outperforms Y."
+    >>> _name_cue(t, 0, 7), _name_cue(t, t.index("GLUE"), t.index(" show"))
+    ('method', 'dataset')
+    >>> _name_cue(t, t.index("X "), t.index("X ") + 1), _name_cue(t, t.index("Y."), t.index("."))
+    ('method', None)
+    """
+    nxt = _NEXT_WORD.match(text, end)
+    kind = _CUE_TYPE.get(nxt.group(1).lower()) if nxt else None
+    if kind is None:
+        m = _APPOSED.match(text, end)
+        if m:
+            kind = next((_APPOSED_KIND[w] for w in m.group(1).lower().split()
+                         if w in _APPOSED_KIND), None)
+    if kind is None:
+        kind = _listed_after(text, start)
+    if kind is None and _EVALUATED_ON.search(text, max(0, start - 60), start):
+        kind = "dataset"
+    if kind is None and _PERFORMS.match(text, end):
+        kind = "method"
+    return kind
+
+
 def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
                      papers: list[Paper]) -> None:
     """Names typed by what the corpus says they are: "the MMLU benchmark", "on HumanEval
-    datasets" make a name a dataset, "T5 models" a method (evidence over the span model's
-    vote, counted over every mention, propagated ones included). Curated concepts keep
-    their type; a name needs more cues of one kind than of the other.
+    datasets", "experiments on GLUE" make a name a dataset, "T5 models", "Crimson, a
+    distributed system", "MMCA achieves" a method (evidence over the span model's vote,
+    counted over every mention, propagated ones included). Curated concepts keep their
+    type; a name needs more cues of one kind than of the other.
     """
-    names = {cid for cid, c in concepts.items() if c.origin in ("model", "pattern", "acronym")
-             and " " not in c.label and _NAME_LIKE.search(c.label)}
+    words = {cid for cid, c in concepts.items() if c.origin in ("model", "pattern", "acronym")
+             and " " not in c.label}
+    names = {cid for cid in words if _NAME_LIKE.search(concepts[cid].label)}
+    by_id = {p.id: p for p in papers}
+    # a word capitalised inside an abstract's sentences is a name too ("we introduce
+    # Crimson, a distributed system"), whatever case its label took
+    # (every time it is used inside a sentence)
+    inside: dict[str, set[bool]] = defaultdict(set)
+    for m in mentions:
+        if m.concept in words and m.concept not in names and m.field == "abstract" and (
+                _INSIDE_SENTENCE.search(by_id[m.paper].abstract, max(0, m.start - 4), m.start)):
+            inside[m.concept].add(bool(_CAPITALISED.match(m.text)))
+    names |= {cid for cid, caps in inside.items() if caps == {True}}
     if not names:
         return
-    by_id = {p.id: p for p in papers}
     cues: dict[str, Counter[str]] = defaultdict(Counter)
     for m in mentions:
         if m.concept in names:
-            text = by_id[m.paper].text(m.field)
-            nxt = _NEXT_WORD.match(text, m.end)
-            kind = _CUE_TYPE.get(nxt.group(1).lower()) if nxt else None
-            if kind is None:
-                kind = _listed_after(text, m.start)
+            kind = _name_cue(by_id[m.paper].text(m.field), m.start, m.end)
             if kind:
                 cues[m.concept][kind] += 1
     for cid, counter in cues.items():
