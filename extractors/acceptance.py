@@ -113,6 +113,8 @@ small-scale stealthier significant substantial extensive improved enhanced
 """)
 
 _COINED_WORD = "coined word, central in its paper"
+#: The reason of an accepted one-word topic of the corpus (:func:`in_passing`).
+TOPIC = "corpus topic"
 
 #: Zipf frequency above which the stem of a word in -ing is an English verb (phish 2.7,
 #: encode 2.95, construct 4.0).
@@ -550,7 +552,9 @@ class TermAcceptance:
             if c.type == "concept" and decisions[cid].reason == _COINED_WORD:
                 c.type = "method"  # a word its authors coined names their system ("pyvene")
             c.broader = _accepted_broader(c, concepts, ok)
-        kept = [m for m in mentions if m.concept in ok]
+        passing = in_passing(mentions, decisions)
+        kept = [m for m in mentions if m.concept in ok
+                and not (passing and (m.paper, m.concept) in passing)]
         used = {m.concept for m in kept}
         stack, keep = list(used), set(used)
         while stack:
@@ -559,6 +563,31 @@ class TermAcceptance:
                     keep.add(b)
                     stack.append(b)
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
+
+
+def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision]
+               ) -> set[tuple[str, str]]:
+    """The (paper, concept) pairs where an accepted corpus topic is only named in passing:
+    once, and not in the title.
+
+    A one-word topic of the corpus ("recommendation", "generation", "understanding") is a
+    concept of the papers that treat it (name it in their title or use it again), not of
+    every paper that says the word once ("… and sequential recommendation"): such a paper
+    links to its more specific terms.
+
+    >>> ms = [Mention("p", "t", "abstract", 0, 1, "x", "x", "model"),
+    ...       Mention("q", "t", "title", 0, 1, "x", "x", "model")]
+    >>> sorted(in_passing(ms, {"t": Decision(True, TOPIC)}))
+    [('p', 't')]
+    """
+    topics = {cid for cid, d in decisions.items() if d.accepted and d.reason == TOPIC}
+    if not topics:
+        return set()
+    n: Counter[tuple[str, str]] = Counter()
+    for m in mentions:
+        if m.concept in topics:
+            n[(m.paper, m.concept)] += 2 if m.field == "title" else 1
+    return {k for k, c in n.items() if c < 2}
 
 
 def _verb_stem(word: str) -> bool:
@@ -657,7 +686,7 @@ def _one_word(word: str, stats: CorpusStats) -> Decision:
         # it ends phrases ("unlearning", rare in general English, is a noun of its field)
         return Decision(False, "verb")
     if stats.topic_word(w):
-        return Decision(True, "corpus topic")
+        return Decision(True, TOPIC)
     if _stop_word(w):
         return Decision(False, "single common word")
     if stats.domain_word(w):

@@ -46,7 +46,7 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from extractors.acceptance import ADVERB, LEADING_VERBS, head_word
+from extractors.acceptance import ADVERB, LEADING_VERBS, head_word, in_passing
 from extractors.concepts import SHORT_ACRONYM, TOOL_NOUNS, ConceptRegistry, guess_type
 from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_generic, word_set
 from extractors.intervals import Intervals
@@ -1435,7 +1435,9 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
         rejected.mentions.extend(reported)
         rejected.concepts.update({m.concept: registry.concepts[m.concept] for m in reported
                                   if m.concept not in accepted})
-        rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted)
+        passing = in_passing(mentions, decisions)
+        rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted
+                                 or (passing and (m.paper, m.concept) in passing))
         rejected.concepts.update({cid: c for cid, c in concepts.items()
                                   if not decisions[cid].accepted})
         rejected.decisions.update(decisions)

@@ -173,6 +173,9 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     span scorers skip it (SciERC never nests terms).
     """
     extra = rejected.mentions if rejected is not None else []
+    # mentions of a concept the graph keeps, left out in one paper (a corpus topic named
+    # there in passing, :func:`~extractors.acceptance.in_passing`): not links of that paper
+    dropped = {id(m) for m in extra if m.extractor != "nested" and m.concept in graph.concepts}
     concepts = {**(rejected.concepts if rejected is not None else {}), **graph.concepts}
     by_paper: dict[str, list] = {}
     for m in sorted_mentions([*graph.mentions, *extra]):
@@ -184,6 +187,8 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
     for pid in graph.papers:
         mentions = by_paper.get(pid, [])
         cids = sorted({m.concept for m in mentions})
+        left_out = ({m.concept for m in mentions if id(m) in dropped}
+                    - {m.concept for m in mentions if id(m) not in dropped}) if dropped else set()
         inside = {id(m) for m in mentions for o in mentions
                   if o.field == m.field and o.start <= m.start and m.end <= o.end
                   and (o.start, o.end) != (m.start, m.end)}
@@ -192,11 +197,12 @@ def predictions(graph: KnowledgeGraph, rejected: Rejected | None = None) -> dict
             "mentions": [{"field": m.field, "start": m.start, "end": m.end, "text": m.text,
                           "type": "generic" if id(m) in inside else
                           concepts[m.concept].type, "concept": m.concept,
-                          "accepted": m.extractor != "nested" and m.concept in graph.concepts}
+                          "accepted": m.extractor != "nested" and m.concept in graph.concepts
+                          and id(m) not in dropped}
                          for m in mentions],
             "concepts": [{"id": c, "label": concepts[c].label, "type": concepts[c].type,
                           "aliases": sorted(set(concepts[c].aliases)),
-                          "accepted": c in graph.concepts,
+                          "accepted": c in graph.concepts and c not in left_out,
                           **_salience(graph, pid, c)} for c in cids]
             + [{"id": b, "label": graph.concepts[b].label, "type": graph.concepts[b].type,
                 "aliases": sorted(set(graph.concepts[b].aliases)), "accepted": True,
