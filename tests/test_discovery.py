@@ -138,3 +138,22 @@ def test_empty_head_on_an_accepted_concept_is_no_concept():
     stats = CorpusStats.of([Paper("a", "t", "x"), Paper("b", "t", "x")])
     got = TermAcceptance().decide(concepts, mentions, stats=stats)
     assert got["d"].accepted and not got["m"].accepted
+
+
+def test_corpus_topic_said_once_in_passing_is_no_link_of_that_paper():
+    topic = [Paper(f"r{i}", f"Reasoning in model {i}", "Chain-of-thought reasoning helps.")
+             for i in range(5)]
+    other = [Paper(f"o{i}", f"Graph search {i}", "Some reasoning is needed here.")
+             for i in range(200)]
+    again = [Paper("a", "Graph search", "Reasoning first; then reasoning again.")]
+    papers = topic + other + again
+    concepts = {"reasoning": Concept("reasoning", "reasoning", origin="model")}
+    mentions = [Mention(p.id, "reasoning", f, 0, 1, "reasoning", "", "model")
+                for p in papers for f in ("title", "abstract")
+                for _ in range(getattr(p, f).lower().count("reasoning"))]
+    kept, accepted, decisions = TermAcceptance().apply(concepts, mentions,
+                                                       stats=CorpusStats.of(papers))
+    assert decisions["reasoning"].accepted and "reasoning" in accepted
+    # the papers that name it in their title or say it again link to it; the 200 that say
+    # it once do not
+    assert {m.paper for m in kept} == {p.id for p in topic} | {"a"}
