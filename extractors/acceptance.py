@@ -267,6 +267,9 @@ def malformed(form: str, *, max_words: int = 5,
     low = [w.lower() for w in words]
     if len(words) == 1:
         return None if name_like(words[0]) else "single common word"
+    if "et" in low and low[low.index("et") + 1:][:1] in (["al"], ["al."]):
+        # "Smith et al": a citation, not a term (no SciERC train gold term holds one)
+        return "citation"
     if low[0] in DETERMINERS:
         return "leading determiner"
     if low[0] in _PREPOSITIONS:
@@ -641,7 +644,11 @@ def _empty_head_on(kw: list[str], keys: set[str], more: set[str] = frozenset()) 
 def _bad_long_form(label: str) -> bool:
     """A long form that is a clause or a generic word, not a term."""
     if malformed(label, max_words=12) in ("leading verb", "leading determiner", "finite verb",
-                                           "clause", "leading gerund"):
+                                           "clause", "leading gerund", "possessive",
+                                           "citation"):
+        return True
+    if label.split()[0] in _CONJUNCTIONS:
+        # "and planning for complex tasks (ADaPT)": the definition found is cut
         return True
     low = label.lower()
     return is_generic(label) or low in LIGHT_MODIFIERS or low in GENERIC_HEADS
