@@ -27,7 +27,7 @@ from kg.core.collect import fewer_collections, release_free_memory
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
-from kg.core.processes import file_mode_mask, pid_alive
+from kg.core.processes import file_mode_mask, pid_alive, run_apart
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
 from kg.stores.model_index import write_model_index
@@ -214,6 +214,26 @@ def _stop(pid: int | None) -> None:
         os.waitpid(pid, 0)
 
 
+#: The model extracted in the child process, in the temporary folder until it is read.
+_SPILL = ".model.pickle"
+
+
+def _extract(report: ReadReport, out: Path, *, lexicons: Iterable[str | Path], progress: bool,
+             incremental: bool, workers: int | None, scheduler: str | None,
+             ) -> tuple[KnowledgeGraph, dict[str, text_cache.TextRecord] | None]:
+    """The model of ``report``'s papers, and the text cache to keep (``None``: not kept)."""
+    # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
+    # a typo is reported at once
+    from extractors.pipeline import extract_corpus
+    from extractors.relation_links import link_graph
+
+    cache = text_cache.read(out) if incremental else None
+    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
+                           workers=workers, scheduler=scheduler)
+    link_graph(graph)  # relations between spans → between the concepts the graph kept
+    return graph, cache
+
+
 @fewer_collections()
 def build(
     inputs: Iterable[str | Path] | ReadReport,
@@ -275,22 +295,27 @@ def build(
     report = inputs if isinstance(inputs, ReadReport) else read_corpus(
         inputs, on_error=on_error, input_format=input_format)
 
-    # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
-    # a typo is reported at once
-    from extractors.pipeline import extract_corpus
-    from extractors.relation_links import link_graph
-    from kg.stores.graph import paper_link_count
-
-    cache = text_cache.read(out) if incremental else None
-    graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
-                           workers=workers, scheduler=scheduler)
-    link_graph(graph)  # relations between spans → between the concepts the graph kept
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(out)
         tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
     except OSError as e:
         raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))) from None
+    try:
+        # Extraction and consolidation run in a child process, and the model comes back
+        # through a file once the child has ended: what they held on the way (spans,
+        # candidates, partly used memory pools) is then the system's again, before the
+        # writers and the store's loader take their share
+        graph, cache = run_apart(partial(_extract, report, out, lexicons=lexicons,
+                                         progress=progress, incremental=incremental,
+                                         workers=workers, scheduler=scheduler),
+                                 spill=tmp / _SPILL)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    # the papers once, not the reader's and the model's copies
+    report.papers = list(graph.papers.values())
+    from kg.stores.graph import paper_link_count
     try:
         os.chmod(tmp, 0o777 & ~file_mode_mask())  # mkdtemp's 0700 would leave OUT private
         if progress:

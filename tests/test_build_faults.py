@@ -35,17 +35,23 @@ def _replicated_corpus(path: Path, copies: int) -> Path:
     return path
 
 
-def _dask_workers(pid: int) -> list[int]:
-    """The worker processes of the local Dask cluster that the process ``pid`` runs."""
-    children = []  # the cluster's thread starts them: the children of every thread
+def _children(pid: int) -> list[int]:
+    children = []  # a cluster's thread starts its workers: the children of every thread
     for task in Path(f"/proc/{pid}/task").glob("*"):
         with contextlib.suppress(OSError):
             children += (task / "children").read_text().split()
+    return [int(c) for c in children]
+
+
+def _dask_workers(pid: int) -> list[int]:
+    """The worker processes of the local Dask cluster of the build ``pid``: the children
+    of its extraction process, itself a child of the build (``run_apart``)."""
     out = []
-    for c in children:  # forked (the build's command line) or spawned, not the tracker
-        with contextlib.suppress(OSError):
-            if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes():
-                out.append(int(c))
+    for extraction in _children(pid):
+        for c in _children(extraction):  # forked or spawned, not the tracker
+            with contextlib.suppress(OSError):
+                if b"resource_tracker" not in Path(f"/proc/{c}/cmdline").read_bytes():
+                    out.append(c)
     return out
 
 

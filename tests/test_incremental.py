@@ -3,6 +3,7 @@ and writes exactly what a build from scratch writes."""
 
 from __future__ import annotations
 
+import multiprocessing
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -28,9 +29,10 @@ def paragraphs() -> list[str]:
     return [p for p in EXAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
 
 
-def _count_calls(monkeypatch, module, name: str) -> list[int]:
-    """Count the calls of ``module.name`` from now on (the count is ``[n]``)."""
-    calls = [0]
+def _count_calls(monkeypatch, module, name: str):
+    """Count the calls of ``module.name`` from now on (the count is ``[n]``), also those made
+    in the process the build extracts in (``run_apart``: a shared counter)."""
+    calls = multiprocessing.Array("q", 1)
     real = getattr(module, name)
 
     def counting(*args, **kwargs):
@@ -41,7 +43,7 @@ def _count_calls(monkeypatch, module, name: str) -> list[int]:
     return calls
 
 
-def _model_runs(monkeypatch) -> list[int]:
+def _model_runs(monkeypatch):
     """Count the texts that go through the span model (its output is read by model_spans)."""
     return _count_calls(monkeypatch, pipeline, "model_spans")
 

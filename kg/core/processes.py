@@ -1,18 +1,33 @@
 """This machine's processes and ports: is a process still running, which port is free.
 
 The build uses :func:`pid_alive` to tell the leftovers of a killed build from a build
-that still runs; the local Bolt server (:mod:`kg.stores.bolt_server`) uses all of them
-to start, watch and stop its Java process.
+that still runs, and :func:`run_apart` to extract in a process of its own; the local Bolt
+server (:mod:`kg.stores.bolt_server`) uses the others to start, watch and stop its Java
+process.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import signal
 import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-__all__ = ["file_mode_mask", "free_port", "pid_alive", "port_in_use"]
+__all__ = ["file_mode_mask", "free_port", "pid_alive", "port_in_use", "run_apart"]
+
+T = TypeVar("T")
+
+#: Seconds a child given SIGTERM by :func:`run_apart` has to end (closing what it started)
+#: before it is killed.
+CHILD_GRACE = 60
 
 
 def pid_alive(pid: int) -> bool:
@@ -79,3 +94,173 @@ def file_mode_mask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
+    """``work()``, run in a forked child process; its result comes back pickled.
+
+    What the work allocates on the way (a build's extraction and consolidation: every
+    text's spans, the candidates, Python's partly used memory pools) goes back to the
+    system when the child ends, instead of staying in this process for the rest of its
+    life. Where there is no ``fork``, or other threads run here (forking them is unsafe),
+    the work runs in this process.
+
+    The result comes through a pipe, read here while the child writes it: both processes
+    hold it meanwhile. With ``spill`` (a file path) it is written to that file instead and
+    read here once the child has ended, so that the child's memory is free first; the
+    file is removed after reading.
+
+    An exception of the work is raised here (with its class and message). An interruption
+    here (``KeyboardInterrupt``: SIGINT, or SIGTERM where ``kg``'s command line turns it
+    into one) is passed on to the child, which unwinds and ends; the child is killed if it
+    has not ended after :data:`CHILD_GRACE` seconds or at a second interruption.
+
+    Examples
+    --------
+    >>> run_apart(lambda: sum(range(10)))
+    45
+    """
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return work()
+    read, write = os.pipe()
+    held = {signal.SIGINT, signal.SIGTERM}
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, held)  # no signal between fork and
+    try:                                                      # the child's own handlers
+        pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        os.close(read)
+        os.close(write)
+        raise
+    if pid == 0:  # the child: never returns
+        os.close(read)
+        _child(work, write, blocked, spill)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as f:
+            try:
+                kind, value = pickle.load(f)
+            except (EOFError, pickle.UnpicklingError):  # the child died without its
+                # result (killed, out of memory), or midway through sending it
+                kind, value = "died", None
+    except BaseException:
+        _end_child(pid)
+        raise
+    _reap(pid)
+    if kind == "ok":
+        return value
+    if kind == "spilled" and spill is not None:
+        try:
+            with open(spill, "rb") as f:
+                return pickle.load(f)
+        finally:
+            spill.unlink(missing_ok=True)
+    if kind == "error":
+        raise _rebuilt(*value)
+    raise ChildProcessError(f"the process (pid {pid}) running the work ended without its result")
+
+
+def _child(work: Callable[[], object], write: int, blocked: set[int | signal.Signals],
+           spill: Path | None) -> None:
+    """In the forked child: run ``work``, send back ``("ok", result)`` (or write the result
+    to ``spill`` and send ``("spilled", None)``) or the error, leave."""
+    status = 1
+    try:
+        stopping: list[int] = []
+
+        def stop(signum: int, _frame: object) -> None:
+            # once: the unwinding (closing a cluster) must not be cut by the next signal
+            # (Ctrl-C reaches this process and the parent passes it on). The handler stays
+            # set: a signal already pending when it became SIG_IGN would be raised as an
+            # OSError ("ignored due to race condition").
+            if not stopping:
+                stopping.append(signum)
+                raise KeyboardInterrupt(signal.Signals(signum).name)
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, stop)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        with os.fdopen(write, "wb") as f:
+            try:
+                result = work()
+                if spill is not None:  # streamed: the result may be large (a model)
+                    with open(spill, "wb") as out:
+                        pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as e:  # noqa: BLE001 - every error goes to the parent
+                f.write(_error_message(e))
+            else:
+                if spill is None:
+                    pickle.dump(("ok", result), f, protocol=pickle.HIGHEST_PROTOCOL)
+                else:
+                    pickle.dump(("spilled", None), f)
+        status = 0
+    except BaseException:  # noqa: BLE001
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+
+
+def _error_message(e: BaseException) -> bytes:
+    """``("error", …)`` for :func:`_rebuilt`, pickled (a generic error if ``e``'s fields
+    cannot be)."""
+    trace = "".join(traceback.format_exception(e))
+    args = e.args
+    if isinstance(e, OSError) and e.filename is not None:  # the path is no attribute of args
+        args = (e.errno, e.strerror, e.filename, None, e.filename2)
+    try:
+        return pickle.dumps(("error", (type(e), args, dict(getattr(e, "__dict__", {})), trace)))
+    except Exception:
+        return pickle.dumps(("error", (RuntimeError, (f"{type(e).__name__}: {e}",), {}, trace)))
+
+
+def _rebuilt(cls: type[BaseException], args: tuple, state: dict, trace: str) -> BaseException:
+    """The child's exception again, without calling its ``__init__`` (whose arguments may
+    differ from ``args``, as :class:`~kg.core.errors.InputError`'s do); its traceback in
+    the child is a note (shown where tracebacks are: ``kg --debug``)."""
+    if issubclass(cls, OSError):  # its constructor sets errno, strerror and the paths
+        e: BaseException = cls(*args)
+    else:
+        e = cls.__new__(cls)
+        e.args = args
+    with contextlib.suppress(AttributeError, TypeError):
+        e.__dict__.update(state)
+    if trace:
+        e.add_note(f"raised in the child process:\n{trace.rstrip()}")
+    return e
+
+
+def _end_child(pid: int) -> None:
+    """Pass the interruption on to the child and wait for it to end (killed after the grace
+    time, or at once if we are interrupted again).
+
+    As SIGINT, whatever came here: the child may be starting a Dask cluster, with SIGINT
+    held off but SIGTERM at its default (which would end it at once and leave the workers
+    it has started behind).
+    """
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGINT)
+    try:
+        for _ in range(CHILD_GRACE * 20):
+            done, _status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return
+            time.sleep(0.05)
+    except BaseException:
+        _kill(pid)
+        raise
+    _kill(pid)
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)

@@ -1,0 +1,208 @@
+"""``run_apart``: the build's extraction in a child process, whose memory goes with it.
+
+Each test runs a small script in a fresh interpreter (one thread, so the work is forked as
+in ``kg build``; under pytest other threads may run, and the work would run in-process).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from tests.guard import ROOT
+
+
+def _script(body: str, *args: str, **popen) -> subprocess.Popen:
+    code = "import os, sys\nfrom kg.core.processes import run_apart\n" + textwrap.dedent(body)
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
+
+
+def _run(body: str, *args: str) -> subprocess.CompletedProcess:
+    proc = _script(body, *args)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def test_the_work_runs_in_another_process_and_its_result_comes_back():
+    proc = _run("""
+        pid, value = run_apart(lambda: (os.getpid(), {"a": [1, 2], "b": "x" * 3}))
+        print(pid != os.getpid(), value)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "True {'a': [1, 2], 'b': 'xxx'}\n"
+
+
+def test_the_memory_of_the_work_is_not_this_process_s():
+    """300 MB of Python objects made by the work never count in this process's peak."""
+    proc = _run("""
+        import resource
+        def work():
+            junk = [str(i) * 10 for i in range(3_000_000)]  # ~300 MB
+            return len(junk)
+        n = run_apart(work)
+        print(n, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    n, peak_mb = map(int, proc.stdout.split())
+    assert n == 3_000_000
+    assert peak_mb < 150, f"this process peaked at {peak_mb} MB"
+
+
+def test_errors_come_back_with_their_class_message_and_fields():
+    proc = _run("""
+        from kg.core.errors import InputError, WorkerError
+        def fail():
+            raise InputError("corpus.jsonl", "line 3", "not JSON")
+        try:
+            run_apart(fail)
+        except InputError as e:
+            print(type(e).__name__, e, e.path, e.where, e.exit_code)
+        try:
+            run_apart(lambda: 1 / 0)
+        except ZeroDivisionError as e:
+            print(type(e).__name__, e, "ZeroDivisionError" in e.__notes__[0])  # its traceback
+        import threading
+        class Odd(Exception):
+            pass
+        def unpicklable():
+            e = Odd("odd")
+            e.lock = threading.Lock()
+            raise e
+        try:
+            run_apart(unpicklable)
+        except RuntimeError as e:
+            print(type(e).__name__, e)
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ("InputError corpus.jsonl:line 3: not JSON corpus.jsonl line 3 2\n"
+                           "ZeroDivisionError division by zero True\n"
+                           "RuntimeError Odd: odd\n")
+
+
+def test_a_child_that_dies_is_an_error_not_a_hang():
+    proc = _run("""
+        import signal
+        try:
+            run_apart(lambda: os.kill(os.getpid(), signal.SIGKILL))
+        except ChildProcessError as e:
+            print("ChildProcessError", "without its result" in str(e))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "ChildProcessError True\n"
+
+
+def test_sigterm_to_this_process_unwinds_the_child_first(tmp_path):
+    """The child gets the signal too, runs its cleanup (a build closes its Dask cluster),
+    and is gone when this process ends; this process sees ``KeyboardInterrupt``."""
+    marker = tmp_path / "cleaned"
+    proc = _script("""
+        import signal, time
+        def term(signum, frame):
+            raise KeyboardInterrupt("SIGTERM")
+        signal.signal(signal.SIGTERM, term)  # as kg's command line does
+        def work():
+            try:
+                print(os.getpid(), flush=True)
+                time.sleep(120)
+            finally:
+                open(sys.argv[1], "w").write("cleaned")
+        try:
+            run_apart(work)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """, str(marker))
+    try:
+        child = int(proc.stdout.readline())
+        proc.send_signal(signal.SIGTERM)  # to this process only, not its group
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert out == "interrupted\n"
+    assert marker.read_text() == "cleaned"
+    deadline = time.time() + 5
+    while Path(f"/proc/{child}").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists()
+
+
+def test_with_other_threads_running_the_work_runs_here():
+    """Forking a process with other threads is unsafe: the work then runs in-process."""
+    proc = _run("""
+        import threading
+        stop = threading.Event()
+        t = threading.Thread(target=stop.wait)
+        t.start()
+        print(run_apart(os.getpid) == os.getpid())
+        stop.set()
+        t.join()
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "True\n"
+
+
+def test_ctrl_c_to_the_group_ends_both(tmp_path):
+    """Ctrl-C reaches the whole foreground group: the child unwinds once, this process
+    waits for it."""
+    marker = tmp_path / "cleaned"
+    proc = _script("""
+        import time
+        def work():
+            try:
+                print(os.getpid(), flush=True)
+                time.sleep(120)
+            finally:
+                time.sleep(0.5)  # a cleanup that takes a while (closing a cluster)
+                open(sys.argv[1], "w").write("cleaned")
+        try:
+            run_apart(work)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """, str(marker), start_new_session=True)
+    try:
+        child = int(proc.stdout.readline())
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, out) == (0, "interrupted\n"), err
+    assert marker.read_text() == "cleaned"
+    assert not Path(f"/proc/{child}").exists() or \
+        Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_a_spilled_result_is_read_once_the_child_has_ended(tmp_path):
+    """With ``spill``, the child's memory is free before the result is read here: the
+    300 MB of the work and the result never coexist, and the file is gone afterwards."""
+    spill = tmp_path / "result.pickle"
+    proc = _run("""
+        import resource
+        from pathlib import Path
+        def work():
+            junk = [str(i) * 10 for i in range(3_000_000)]  # ~300 MB
+            return os.getpid(), list(range(len(junk) // 10))
+        pid, result = run_apart(work, spill=Path(sys.argv[1]))
+        print(pid != os.getpid(), len(result), Path(sys.argv[1]).exists(),
+              os.path.exists(f"/proc/{pid}"),
+              resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+        try:
+            run_apart(lambda: 1, spill=Path(sys.argv[1]) / "no" / "such" / "folder")
+        except FileNotFoundError as e:
+            print(type(e).__name__, "folder" in str(e))
+    """, str(spill))
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    *flags, peak_mb = first.split()
+    assert flags == ["True", "300000", "False", "False"]
+    assert int(peak_mb) < 150, f"this process peaked at {peak_mb} MB"
+    assert second == "FileNotFoundError True"
