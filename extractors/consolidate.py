@@ -46,7 +46,7 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from extractors.acceptance import ADVERB, LEADING_VERBS, head_word, in_passing
+from extractors.acceptance import ADVERB, LEADING_VERBS, head_word
 from extractors.concepts import SHORT_ACRONYM, TOOL_NOUNS, ConceptRegistry, guess_type
 from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_generic, word_set
 from extractors.intervals import Intervals
@@ -1418,6 +1418,10 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
     lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
                                                  vocabulary=lexicon, stats=stats)
+    # what the filter left out: rejected concepts, and accepted ones where a paper only
+    # names them in passing (acceptance.in_passing)
+    graph_kept = {id(m) for m in kept}
+    left_out = [m for m in mentions if id(m) not in graph_kept] if rejected is not None else []
     # A curated term inside a longer term is a mention of the graph too: "reinforcement
     # learning" in "feedback-efficient reinforcement learning" makes the paper an RL paper
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it
@@ -1435,9 +1439,7 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
         rejected.mentions.extend(reported)
         rejected.concepts.update({m.concept: registry.concepts[m.concept] for m in reported
                                   if m.concept not in accepted})
-        passing = in_passing(mentions, decisions)
-        rejected.mentions.extend(m for m in mentions if not decisions[m.concept].accepted
-                                 or (passing and (m.paper, m.concept) in passing))
+        rejected.mentions.extend(left_out)
         rejected.concepts.update({cid: c for cid, c in concepts.items()
                                   if not decisions[cid].accepted})
         rejected.decisions.update(decisions)

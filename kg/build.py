@@ -27,7 +27,7 @@ from kg.core.collect import fewer_collections, release_free_memory
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
-from kg.core.processes import file_mode_mask, pid_alive, run_apart
+from kg.core.processes import file_mode_mask, kill_and_reap, pid_alive, run_apart
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
 from kg.stores.model_index import write_model_index
@@ -207,11 +207,8 @@ def _wait(pid: int | None) -> bool:
 
 def _stop(pid: int | None) -> None:
     """Kill the child and reap it (a build that is unwinding does not wait for its files)."""
-    if pid is None:
-        return
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
+    if pid is not None:
+        kill_and_reap(pid)
 
 
 #: The model extracted in the child process, in the temporary folder until it is read.

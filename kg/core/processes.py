@@ -21,12 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["file_mode_mask", "free_port", "pid_alive", "port_in_use", "run_apart"]
+__all__ = ["file_mode_mask", "free_port", "kill_and_reap", "pid_alive", "port_in_use",
+           "run_apart"]
 
 T = TypeVar("T")
 
-#: Seconds a child given SIGTERM by :func:`run_apart` has to end (closing what it started)
-#: before it is killed.
+#: Seconds a child that :func:`run_apart` passed an interruption on to has to end (closing
+#: what it started) before it is killed.
 CHILD_GRACE = 60
 
 
@@ -250,12 +251,13 @@ def _end_child(pid: int) -> None:
                 return
             time.sleep(0.05)
     except BaseException:
-        _kill(pid)
+        kill_and_reap(pid)
         raise
-    _kill(pid)
+    kill_and_reap(pid)
 
 
-def _kill(pid: int) -> None:
+def kill_and_reap(pid: int) -> None:
+    """Kill our child ``pid`` (SIGKILL) and reap it; nothing if it is already gone."""
     with contextlib.suppress(OSError):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
