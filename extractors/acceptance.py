@@ -404,7 +404,7 @@ class TermAcceptance:
         # shorter terms first: a term may be accepted because it sits under one
         for cid in sorted(concepts, key=lambda c: (len(concepts[c].label.split()), c)):
             c = concepts[cid]
-            if c.origin == "acronym" and _bad_long_form(c.label):
+            if c.origin == "acronym" and _bad_long_form(c.label, c.aliases):
                 # "we propose a ... (WER)", "state-of-the-art (SOTA)": a definition found,
                 # but its long form is no term
                 out[cid] = Decision(False, "acronym of no term")
@@ -641,17 +641,43 @@ def _empty_head_on(kw: list[str], keys: set[str], more: set[str] = frozenset()) 
             or (before.endswith("ing") and before.replace("-", "") in NOMINAL_ING))
 
 
-def _bad_long_form(label: str) -> bool:
-    """A long form that is a clause or a generic word, not a term."""
-    if malformed(label, max_words=12) in ("leading verb", "leading determiner", "finite verb",
-                                           "clause", "leading gerund", "possessive",
-                                           "citation"):
+def _bad_long_form(label: str, short_forms: Iterable[str] = ()) -> bool:
+    """A long form that is a clause or a generic word, not a term.
+
+    A leading word in -ing is no verb where the words' initials spell the short form: the
+    authors named the term so ("referring expression comprehension (REC)").
+
+    >>> _bad_long_form("referring expression comprehension", ["REC"])
+    False
+    >>> _bad_long_form("allocating low-rank adaptation", ["AdaLoRA"])
+    True
+    """
+    why = malformed(label, max_words=12)
+    if why == "leading gerund" and any(_initials_spell(label, s) for s in short_forms):
+        why = None
+    if why in ("leading verb", "leading determiner", "finite verb", "clause",
+               "leading gerund", "possessive", "citation"):
         return True
     if label.split()[0] in _CONJUNCTIONS:
         # "and planning for complex tasks (ADaPT)": the definition found is cut
         return True
     low = label.lower()
     return is_generic(label) or low in LIGHT_MODIFIERS or low in GENERIC_HEADS
+
+
+def _initials_spell(long_form: str, short: str) -> bool:
+    """Whether the initials of ``long_form``'s words (hyphenated parts too) are ``short``.
+
+    >>> _initials_spell("referring image segmentation", "RIS")
+    True
+    >>> _initials_spell("Referring Image-Segmentation", "RIS"), _initials_spell("a b", "AB2")
+    (True, False)
+    """
+    letters = "".join(c for c in short.lower() if c.isalnum())
+    words = [w for w in re.split(r"[\s\-]+", long_form.lower()) if w]
+    whole = "".join(w[0] for w in words)
+    firsts = "".join(w[0] for w in long_form.lower().split())
+    return len(letters) >= 2 and letters in (whole, firsts)
 
 
 def _vague_word(label: str) -> bool:

@@ -46,7 +46,14 @@ from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from extractors.acceptance import ADVERB, LEADING_VERBS, head_word
+from extractors.acceptance import (
+    ADVERB,
+    EVALUATIVE,
+    FINITE_VERBS,
+    LEADING_VERBS,
+    head_word,
+    malformed,
+)
 from extractors.concepts import SHORT_ACRONYM, TOOL_NOUNS, ConceptRegistry, guess_type
 from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_generic, word_set
 from extractors.intervals import Intervals
@@ -1372,6 +1379,102 @@ def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
             concepts[cid].type = kind
 
 
+#: The word right before a mention (one space between): where every occurrence of a term
+#: follows the same word, the span model cut that word off the term.
+_LEFT_WORD = re.compile(r"(?<![\w\-])([A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)*) $")
+#: Occurrences a term needs before its one left neighbour counts as part of it.
+CUT_MIN = 2
+#: Words that never start a term: numbers, and the words of the generic lists.
+_NOT_FIRST = DETERMINERS | LIGHT_MODIFIERS | EVALUATIVE | LEADING_VERBS | FINITE_VERBS | \
+    _FUNCTION_WORDS | word_set("""one two three four five six seven eight nine ten first
+    second third also both each very well called named termed dubbed coined advanced""")
+
+
+def _left_modifier(word: str, stats: CorpusStats) -> bool:
+    """A word that may open a term before another ("fake" of "fake news detection"): one the
+    corpus uses as a modifier (:meth:`~extractors.termhood.CorpusStats.modifier`), and none
+    of the generic words, adverbs and gerunds.
+
+    >>> stats = CorpusStats.of([Paper(str(i), "t", "Fake news detection. Leveraging novel "
+    ...                               "federated learning, it proposed efficiently new ideas.")
+    ...                         for i in range(2)])
+    >>> [_left_modifier(w, stats) for w in ["fake", "federated", "the", "novel", "leveraging",
+    ...                                     "efficiently", "proposed", "detection"]]
+    [True, True, False, False, False, False, False, False]
+    """
+    return (len(word) >= 3 and word not in _NOT_FIRST and not ADVERB.search(word)
+            and not word.endswith("ing") and stats.modifier(norm_key(word)))
+
+
+def extend_cut_terms(mentions: list[Mention], concepts: dict[str, Concept],
+                     registry: ConceptRegistry, papers: list[Paper], stats: CorpusStats,
+                     votes: dict[str, Counter[str]] | None = None) -> list[Mention]:
+    """Mentions of a corpus-found term that always follows the same word, extended to it.
+
+    The span model leaves some modifiers out of every span ("News Detection" in "Robust Fake
+    News Detection", "news detector" in "a fake news detector"). A term none of whose
+    occurrences (at least :data:`CUT_MIN`, model spans and corpus matches) stands without
+    that word before it is no term of its own: as in C-value, the longer form is the term
+    (the new or known concept of "fake news detection", with the cut term's type and votes).
+    Curated terms, names, and words that never open a term (:func:`_left_modifier`) are
+    left alone.
+
+    >>> from extractors.concepts import ConceptRegistry
+    >>> reg = ConceptRegistry()
+    >>> cid = reg.new_concept("news detection", "news detection", origin="model", ctype="task")
+    >>> ps = [Paper("p", "Fake News Detection", "We study fake news detection.")]
+    >>> ms = [Mention("p", cid, "title", 5, 19, "News Detection", "", "model"),
+    ...       Mention("p", cid, "abstract", 14, 28, "news detection", "", "corpus")]
+    >>> out = extend_cut_terms(ms, {cid: reg.concepts[cid]}, reg, ps, CorpusStats.of(ps))
+    >>> [(m.text, reg.concepts[m.concept].label, reg.concepts[m.concept].type) for m in out]
+    [('Fake News Detection', 'fake news detection', 'task'), ('fake news detection', \
+'fake news detection', 'task')]
+    """
+    texts = {p.id: p for p in papers}
+    by_concept: dict[str, list[int]] = defaultdict(list)
+    for i, m in enumerate(mentions):
+        by_concept[m.concept].append(i)
+    out = list(mentions)
+    changed = False
+    for cid in sorted(by_concept):
+        c = concepts.get(cid)
+        idx = by_concept[cid]
+        if c is None or c.origin != "model" or len(idx) < CUT_MIN:
+            continue
+        words: set[str] = set()
+        starts: list[int] = []
+        for i in idx:
+            m = mentions[i]
+            hit = (_LEFT_WORD.search(texts[m.paper].text(m.field), max(0, m.start - 48), m.start)
+                   if m.extractor in ("model", "corpus") else None)
+            # lower case, or Title Case in a title: not a name
+            w = hit.group(1) if hit else ""
+            if not hit or not (w.islower() or (m.field == "title" and w[1:] == w[1:].lower())):
+                break
+            words.add(w.lower())
+            starts.append(hit.start(1))
+            if len(words) > 1:
+                break
+        else:
+            word = words.pop()
+            label = display_label(f"{word} {c.label}")
+            if not _left_modifier(word, stats) or malformed(label, max_words=MAX_TERM_WORDS):
+                continue
+            key = norm_key(label)
+            new = registry.by_key.get(key) or registry.new_concept(
+                key, label, origin="model", ctype=c.type, broader=c.broader)
+            concepts.setdefault(new, registry.concepts[new])
+            if votes is not None and cid in votes:
+                votes.setdefault(new, Counter()).update(votes[cid])
+            for i, a in zip(idx, starts, strict=True):
+                m = mentions[i]
+                text = texts[m.paper].text(m.field)
+                out[i] = dataclasses.replace(m, concept=new, start=a, text=text[a:m.end])
+            concepts.pop(cid, None)
+            changed = True
+    return sorted_mentions(out) if changed else out
+
+
 def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
                    *, nested: str = "modifier", propagate_terms: bool = True,
                    acceptance=None, rejected=None, stats: CorpusStats | None = None,
@@ -1412,6 +1515,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
                              stats=stats, workers=workers, pipeline=pipeline)
         _label_by_use(added, mentions, registry)
         mentions = _name_mentions(found, papers, mentions, registry, concepts)
+        if stats is not None:
+            mentions = extend_cut_terms(mentions, concepts, registry, papers, stats, votes)
     _type_by_context(mentions, concepts, papers)
     if acceptance is None:
         return mentions, concepts

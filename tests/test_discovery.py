@@ -2,13 +2,17 @@
 statistics, generic words kept out, author keywords matched corpus-wide, nested terms
 yielding their broader concept."""
 
+from collections import Counter
+
 import pytest
 
 from extractors.acceptance import TermAcceptance, malformed
-from extractors.consolidate import propagatable
+from extractors.concepts import ConceptRegistry
+from extractors.consolidate import extend_cut_terms, propagatable
 from extractors.pipeline import extract_corpus
 from extractors.termhood import CorpusStats
 from kg.core.model import Concept, Mention, Paper
+from kg.core.text import norm_key
 
 # A small synthetic corpus about LLM hallucination: "hallucination" is rare in general
 # English and the corpus keeps coming back to it; "performance" is everywhere.
@@ -157,3 +161,75 @@ def test_corpus_topic_said_once_in_passing_is_no_link_of_that_paper():
     # the papers that name it in their title or say it again link to it; the 200 that say
     # it once do not
     assert {m.paper for m in kept} == {p.id for p in topic} | {"a"}
+
+
+def _cut_mentions(papers, phrase, cid):
+    """A mention of ``phrase`` at each of its occurrences (as model spans and corpus matches)."""
+    out = []
+    for p in papers:
+        for f in ("title", "abstract"):
+            text = getattr(p, f)
+            at = text.lower().find(phrase)
+            while at >= 0:
+                out.append(Mention(p.id, cid, f, at, at + len(phrase), text[at:at + len(phrase)],
+                                   "", "model" if f == "title" else "corpus"))
+                at = text.lower().find(phrase, at + 1)
+    return out
+
+
+def test_a_term_that_always_follows_one_word_is_extended_to_it():
+    papers = [Paper("a", "Robust Fake News Detection", "A fake news detection model."),
+              Paper("b", "Fake news", "We study fake news detection on social media.")]
+    reg = ConceptRegistry()
+    cid = reg.new_concept("news detection", "news detection", origin="model", ctype="task")
+    concepts = {cid: reg.concepts[cid]}
+    votes = {cid: Counter({"task": 2})}
+    out = extend_cut_terms(_cut_mentions(papers, "news detection", cid), concepts, reg, papers,
+                           CorpusStats.of(papers), votes)
+    assert [m.text for m in out] == ["Fake News Detection", "fake news detection",
+                                     "fake news detection"]
+    (new,) = {m.concept for m in out}
+    assert reg.concepts[new].label == "fake news detection" and reg.concepts[new].type == "task"
+    assert new in concepts and cid not in concepts and votes[new]["task"] == 2
+    assert all(m.text == getattr(next(p for p in papers if p.id == m.paper), m.field)[
+        m.start:m.end] for m in out)
+
+
+@pytest.mark.parametrize("abstracts", [
+    # one occurrence stands without the word: the term is a term of its own
+    ["A fake news detection model.", "News detection at scale is hard."],
+    # two different words before it
+    ["A fake news detection model.", "Multimodal news detection works."],
+    # a word that opens no term: a light modifier, a gerund, a verb (followed by a
+    # determiner elsewhere)
+    ["A novel news detection model.", "Novel news detection works."],
+    ["Improving news detection helps.", "Improving news detection is hard."],
+    ["It employs news detection here.", "It employs news detection. It employs the rest."],
+    # a name before it is no modifier of the term
+    ["We use BERT news detection here.", "BERT news detection works."],
+])
+def test_a_term_with_free_or_varied_left_contexts_is_left_alone(abstracts):
+    papers = [Paper(str(i), "On media", a) for i, a in enumerate(abstracts)]
+    reg = ConceptRegistry()
+    cid = reg.new_concept("news detection", "news detection", origin="model", ctype="task")
+    ms = _cut_mentions(papers, "news detection", cid)
+    out = extend_cut_terms(ms, {cid: reg.concepts[cid]}, reg, papers, CorpusStats.of(papers))
+    assert out == ms
+
+
+def test_news_is_no_plural_of_new():
+    assert norm_key("fake news") != norm_key("fake new")
+    assert norm_key("News") == norm_key("news") == "news"
+    assert norm_key("lenses") == norm_key("lens")
+
+
+@pytest.mark.parametrize("label, short, accepted", [
+    ("referring expression comprehension", "REC", True),
+    ("referring image segmentation", "RIS", True),
+    ("allocating low-rank adaptation", "AdaLoRA", False),  # a cut definition
+])
+def test_acronym_long_form_opening_with_a_gerund_is_a_term_where_its_initials_spell_it(
+        label, short, accepted):
+    concepts = {"c": Concept("c", label, "task", aliases=[short], origin="acronym")}
+    mentions = [Mention("p", "c", "abstract", 0, 1, "x", "x", "acronym")]
+    assert TermAcceptance().decide(concepts, mentions)["c"].accepted is accepted

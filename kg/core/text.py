@@ -32,6 +32,8 @@ _IRREGULAR = {
     "data": "data", "criteria": "criterion", "phenomena": "phenomenon", "media": "media",
     "children": "child", "men": "man", "women": "woman", "mice": "mouse", "geese": "goose",
     "leaves": "leaf", "halves": "half", "lives": "life", "processes": "process",
+    # no plurals: "news" is not "new" ("fake news detection" is no "new detection")
+    "news": "news", "lens": "lens", "lenses": "lens",
 }
 # British -> American spellings, so "regularisation" and "regularization" share a key.
 _ISE_STEMS = ("optim|minim|maxim|regular|normal|general|parameter|parametr|character|summar|"
