@@ -488,8 +488,9 @@ def extract_corpus(
     workers : int, optional
         Worker processes of a local Dask cluster (``1``: this process alone, no cluster);
         by default every core for corpora large enough to pay for starting them
-        (:data:`MULTIPROCESS_MIN_TEXTS`), else 1. Extraction and term propagation run on
-        them; the result is the same whatever the number.
+        (:data:`MULTIPROCESS_MIN_TEXTS`), else 1. Extraction runs on them; they end
+        when it is over (term propagation then runs here, where an existing cluster's
+        workers would do it). The result is the same whatever the number.
     scheduler : str, optional
         The address of an existing Dask cluster's scheduler (``tcp://host:8786``) to run
         on instead of local workers; its workers need ``kg-abstracts`` installed (the same
@@ -614,12 +615,16 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
             prev.tokens = np.concatenate([prev.tokens, ds.tokens])
         else:
             found[(pid, field)] = ds
+    rest = [ds for key, ds in found.items() if key not in related]  # huge fields, or all
+    if not rest and workers.scheduler is None:
+        # Local workers each hold a pipeline and would build propagation's matchers again
+        # (~0.4 GB each at 5,000 papers): ended here, propagation runs in this process
+        workers.close()
     mentions, concepts = resolve_corpus(
         list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
         stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
-    rest = [ds for key, ds in found.items() if key not in related]  # huge fields, or all
     relations = corpus_relations(rest, papers, mentions, concepts, model=relation_model,
                                  patterns=relation_patterns, workers=workers) if rest else []
     if related:

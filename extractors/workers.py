@@ -1,4 +1,4 @@
-"""Worker processes on Dask, shared by extraction and propagation.
+"""Worker processes on Dask, for extraction and (on an existing cluster) propagation.
 
 :class:`Workers` runs a function over tasks and gives the results back in task order: in
 this process for one worker (no cluster, no overhead), on a local ``dask.distributed``
@@ -74,7 +74,8 @@ class Workers:
     processes, or the cluster of the scheduler at ``scheduler``.
 
     Use it as a context manager: the cluster starts at :meth:`__enter__` and is closed
-    (its local processes ended) at :meth:`__exit__`, also on errors and Ctrl-C.
+    (its local processes ended) at :meth:`__exit__`, also on errors and Ctrl-C, or earlier
+    by :meth:`close` once nothing more needs it; tasks mapped after that run here.
 
     Examples
     --------
@@ -105,15 +106,19 @@ class Workers:
             else:
                 self._cluster, self.client = _local_cluster(self.n)
         except BaseException:
-            self._close()
+            self.close()
             raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        self._close()
+        self.close()
 
-    def _close(self) -> None:
+    def close(self) -> None:
+        """End the cluster (local processes stop; an existing cluster is only let go).
+
+        Safe to call more than once; :meth:`map` then runs its tasks in this process.
+        """
         client, cluster, self.client, self._cluster = self.client, self._cluster, None, None
         with contextlib.suppress(Exception):
             if client is not None:

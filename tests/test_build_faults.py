@@ -138,6 +138,30 @@ def test_every_worker_pool_fails_fast_when_a_worker_dies():
         list(workers.map(_die_on_two, 10, range(6), what="term propagation"))
 
 
+def _pid_plus(shared: int, n: int) -> tuple[int, int]:
+    return os.getpid(), n + shared
+
+
+def test_workers_closed_early_end_and_what_follows_runs_here():
+    """A build ends its local workers once extraction no longer needs them (their memory
+    goes back before propagation): the processes are gone, later tasks run in this process,
+    and closing again (at the end of the ``with``) is harmless."""
+    from extractors.workers import Workers
+    from kg.core.processes import pid_alive
+
+    with Workers(2) as workers:
+        ran_on = {pid for pid, _ in workers.map(_pid_plus, 0, range(8), what="a test")}
+        workers.close()
+        later = list(workers.map(_pid_plus, 1, range(3), what="a test"))
+        assert not workers.parallel
+    assert os.getpid() not in ran_on
+    assert later == [(os.getpid(), 1), (os.getpid(), 2), (os.getpid(), 3)]
+    deadline = time.monotonic() + 10
+    while any(pid_alive(p) for p in ran_on) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(pid_alive(p) for p in ran_on)
+
+
 def _first_worker(build: subprocess.Popen) -> list[int]:
     """As soon as a worker process exists (the cluster is still starting)."""
     while not (workers := _dask_workers(build.pid)):

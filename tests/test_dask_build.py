@@ -3,7 +3,8 @@
 
 The builds run in this process, with small tasks so that a slice of real abstracts makes
 several extraction and propagation tasks; the in-process paths are made to fail in the
-cluster builds, so these prove that the work ran on the workers.
+cluster builds, so these prove that the work ran on the workers (a local cluster's workers
+end after extraction: propagation then runs in the building process).
 """
 
 from __future__ import annotations
@@ -36,10 +37,16 @@ def _nothing_here(*_args):
 
 
 @pytest.fixture
-def only_on_workers(small_tasks, monkeypatch):
-    from extractors import consolidate, pipeline
+def extraction_on_workers(small_tasks, monkeypatch):
+    from extractors import pipeline
 
     monkeypatch.setattr(pipeline, "_extract_here", _nothing_here)
+
+
+@pytest.fixture
+def only_on_workers(extraction_on_workers, monkeypatch):
+    from extractors import consolidate
+
     monkeypatch.setattr(consolidate, "_propagate_here", _nothing_here)
 
 
@@ -69,8 +76,22 @@ def _same(a: dict[str, bytes], b: dict[str, bytes]) -> None:
     assert len(a["graph.ttl"]) > 10_000
 
 
-def test_a_local_cluster_builds_the_same_bytes(corpus, one_process, only_on_workers, tmp_path):
+def test_a_local_cluster_builds_the_same_bytes(corpus, one_process, extraction_on_workers,
+                                               monkeypatch, tmp_path):
+    from extractors import consolidate
+
+    # the local workers have ended (their memory is free): propagation runs in the building
+    # process (the build's extraction child: it leaves a file behind for this test)
+    here = tmp_path / "propagated-here"
+    propagate_here = consolidate._propagate_here
+
+    def propagate_and_say(*args):
+        here.touch()
+        return propagate_here(*args)
+
+    monkeypatch.setattr(consolidate, "_propagate_here", propagate_and_say)
     _same(one_process, _build(corpus, tmp_path / "two", workers=2))
+    assert here.exists()
 
 
 @pytest.fixture
