@@ -487,7 +487,9 @@ class TermAcceptance:
         # ("traffic prediction", "multi-agent system", "index structure")
         if kw[h] in VAGUE_HEADS and len(words) == 2 and not (
                 norm_key(words[0]) in known or any(_true_name(f.split()[0]) for f in forms)
-                or (stats is not None and _noun_modifier(words[0]))):
+                or (stats is not None and (_noun_modifier(words[0]) or central))):
+            # ... or the paper names it in its title or says it again: "parametric
+            # knowledge" in a paper about it
             return Decision(False, "vague head")
         if len(kw) == 2 and kw[1] in _STAGE_HEADS and (kw[0] in _STAGES or kw[0] in _EMPTY_HEADS):
             # "training dataset", "evaluation metrics", "downstream task", "approach model":

@@ -233,3 +233,20 @@ def test_acronym_long_form_opening_with_a_gerund_is_a_term_where_its_initials_sp
     concepts = {"c": Concept("c", label, "task", aliases=[short], origin="acronym")}
     mentions = [Mention("p", "c", "abstract", 0, 1, "x", "x", "acronym")]
     assert TermAcceptance().decide(concepts, mentions)["c"].accepted is accepted
+
+
+def test_vague_head_term_its_paper_says_again_is_a_term():
+    papers = [Paper("p", "Sample diversity", "Parametric knowledge helps. We probe parametric "
+                    "knowledge."), Paper("q", "Other", "Parametric knowledge is cited once.")]
+    stats = CorpusStats.of(papers)
+    concepts = {"k": Concept("k", "parametric knowledge", origin="model")}
+
+    def accepted(mentions):
+        return TermAcceptance().decide(concepts, mentions, stats=stats)["k"].accepted
+
+    once = [Mention("q", "k", "abstract", 0, 20, "Parametric knowledge", "", "model")]
+    again = [Mention("p", "k", "abstract", a, a + 20, "x", "", "model") for a in (0, 40)]
+    # "knowledge" names no kind: said once, "parametric knowledge" is no term; said again in
+    # one paper (or named in its title), it is what that paper is about
+    assert not accepted(once)
+    assert accepted(again)
