@@ -1350,7 +1350,9 @@ def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
     datasets", "experiments on GLUE" make a name a dataset, "T5 models", "Crimson, a
     distributed system", "MMCA achieves" a method (evidence over the span model's vote,
     counted over every mention, propagated ones included). Curated concepts keep their
-    type; a name needs more cues of one kind than of the other.
+    type; a name needs more cues of one kind than of the other. An acronym's concept is
+    typed by its short form's mentions, with the one cue that holds for acronyms of tasks
+    too (:func:`_acronym_cue`).
     """
     words = {cid for cid, c in concepts.items() if c.origin in ("model", "pattern", "acronym")
              and " " not in c.label}
@@ -1365,18 +1367,39 @@ def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
                 _INSIDE_SENTENCE.search(by_id[m.paper].abstract, max(0, m.start - 4), m.start)):
             inside[m.concept].add(bool(_CAPITALISED.match(m.text)))
     names |= {cid for cid, caps in inside.items() if caps == {True}}
-    if not names:
+    # an acronym's long form is typed by what its short form does too: "MoWE outperforms
+    # traditional MoE models" makes "Mixture of Word Experts" a method, whatever its head
+    defined = {cid for cid, c in concepts.items() if c.origin == "acronym" and cid not in names}
+    if not names and not defined:
         return
     cues: dict[str, Counter[str]] = defaultdict(Counter)
     for m in mentions:
-        if m.concept in names:
-            kind = _name_cue(by_id[m.paper].text(m.field), m.start, m.end)
+        if m.concept in names or (m.concept in defined and _NAME_LIKE.search(m.text)
+                                  and " " not in m.text):
+            text = by_id[m.paper].text(m.field)
+            kind = _name_cue(text, m.start, m.end) if m.concept in names else \
+                _acronym_cue(text, m.start, m.end)
             if kind:
                 cues[m.concept][kind] += 1
     for cid, counter in cues.items():
         kind, n = max(counter.items(), key=lambda kv: (kv[1], kv[0]))
-        if n > counter.total() - n and concepts[cid].type in ("dataset", "method", "concept"):
+        if n > counter.total() - n and (concepts[cid].type in ("dataset", "method", "concept")
+                                        or cid in defined):
             concepts[cid].type = kind
+
+
+def _acronym_cue(text: str, start: int, end: int) -> str | None:
+    """The type the words after a short form say its concept has: an acronym that
+    outperforms, achieves or surpasses is a model or system ("MoWE outperforms traditional
+    MoE models"), whatever its long form's head says ("Mixture of Word Experts"). The other
+    cues of names (:func:`_name_cue`) do not carry over: "NER models" are models *for* a
+    task, "experiments on NER" are on its data.
+
+    >>> t = "MoWE outperforms MoE models on NER."
+    >>> _acronym_cue(t, 0, 4), _acronym_cue(t, t.index("MoE"), t.index(" models"))
+    ('method', None)
+    """
+    return "method" if _PERFORMS.match(text, end) else None
 
 
 #: The word right before a mention (one space between): where every occurrence of a term

@@ -250,3 +250,28 @@ def test_vague_head_term_its_paper_says_again_is_a_term():
     # one paper (or named in its title), it is what that paper is about
     assert not accepted(once)
     assert accepted(again)
+
+
+def test_acronym_that_outperforms_is_a_method_whatever_its_long_form_head():
+    from extractors.consolidate import _type_by_context
+
+    text = ("We propose Mixture of Word Experts (MoWE). MoWE outperforms MoE models. "
+            "NER models are trained on named entity recognition (NER).")
+    papers = [Paper("p", "T", text)]
+    concepts = {"m": Concept("m", "mixture of word expert", "task", aliases=["MoWE"],
+                             origin="acronym"),
+                "n": Concept("n", "named entity recognition", "task", aliases=["NER"],
+                             origin="acronym")}
+
+    def at(cid, form, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(form, start + 1)
+        return Mention("p", cid, "abstract", start, start + len(form), form, "", "acronym")
+
+    mentions = [at("m", "MoWE"), at("m", "MoWE", 1), at("n", "NER"), at("n", "NER", 1)]
+    _type_by_context(mentions, concepts, papers)
+    # a short form that outperforms names the authors' system ...
+    assert concepts["m"].type == "method"
+    # ... but "NER models" are models for a task: a task's acronym keeps its type
+    assert concepts["n"].type == "task"
