@@ -21,6 +21,12 @@ Corpus topic (:meth:`CorpusStats.topic_word`)
     :data:`TOPIC_TITLE_SHARE` of the papers (and at least :data:`TOPIC_MIN_TITLES`).
     On NAACL 2024 "reasoning" passes; on NeurIPS 2018 it does not.
 
+Both need the word to name something of its own, not a relation to something else: a
+*relational* noun (:meth:`CorpusStats.relational`) that the corpus mostly follows with its
+complement ("a subset of", "the interplay between", "the efficacy of", "a multitude of")
+is no concept alone; property nouns in -ity and -ness ("the plausibility of",
+"compositionality of") are, as properties are concepts.
+
 Both need the word to be used as a noun: the head of a phrase (followed by punctuation,
 a preposition or a verb-like function word) in at least :data:`HEAD_SHARE` of its
 occurrences. "hallucination", "reasoning" end phrases; "online", "noisy", "large-scale",
@@ -59,6 +65,8 @@ __all__ = [
     "MODIFIER_SHARE",
     "NOUN_EXCEPTIONS",
     "RARE_ZIPF",
+    "RELATIONAL_MIN",
+    "RELATIONAL_SHARE",
     "TOPIC_MIN_TITLES",
     "TOPIC_TITLE_SHARE",
     "CorpusStats",
@@ -90,6 +98,16 @@ COMPOUND_HEAD = 0.85
 #: Share of a word's occurrences before a content word from which it is a modifier
 #: ("fake" 0.91, "federated" 0.99 on NAACL + WWW; "model" 0.42, "employs" 0.45).
 MODIFIER_SHARE = 0.75
+#: Share of a word's occurrences followed by "of", "between" or "among" from which it is a
+#: relational noun (on NAACL + WWW: "interplay" 0.89, "efficacy" 0.52, "subset" 0.48;
+#: "transferability" 0.19, "hallucination" 0.01).
+RELATIONAL_SHARE = 0.4
+#: ... in at least this many uses: a word the corpus says four times is not "mostly" anything
+#: ("symmetry of" 3 times of 6 on ICLR 2018, "the Hessian of" twice).
+RELATIONAL_MIN = 4
+_COMPLEMENT = word_set("of between among")
+#: Endings of property nouns: relational by nature, concepts all the same.
+_PROPERTY = re.compile(r"(?:ity|ness)$")
 #: Words after which a word does not continue a compound (function words, determiners).
 _NOT_MODIFIER = _PHRASE_END | DETERMINERS | word_set("""we also how what only very less""")
 
@@ -175,6 +193,8 @@ class CorpusStats:
     after_word: Counter[str] = field(default_factory=Counter)
     #: occurrences right before a content word (see :data:`MODIFIER_SHARE`)
     before_word: Counter[str] = field(default_factory=Counter)
+    #: occurrences right before "of", "between", "among" (see :data:`RELATIONAL_SHARE`)
+    complemented: Counter[str] = field(default_factory=Counter)
 
     @classmethod
     def of(cls, papers: Iterable[Paper]) -> CorpusStats:
@@ -194,6 +214,8 @@ class CorpusStats:
                     words[k] += 1
                     if i == last or not toks[i + 1][0].isalpha() or toks[i + 1] in _PHRASE_END:
                         stats.heads[k] += 1
+                        if i < last and toks[i + 1] in _COMPLEMENT:
+                            stats.complemented[k] += 1
                     elif toks[i + 1] not in _NOT_MODIFIER:
                         stats.before_word[k] += 1
                     if i and toks[i - 1][0].isalpha() and toks[i - 1] not in _NOT_MODIFIER:
@@ -211,8 +233,8 @@ class CorpusStats:
         df = self.df[k]
         # the corpus's own evidence first: cheaper than the general-English look-up
         return (df >= 2 and (self.title_df[k] > 0 or self.occurrences[k] >= BURSTY * df)
-                and self.noun(k) and not self.compound_head(k) and word_shape_ok(w)
-                and general_zipf(w) < RARE_ZIPF)
+                and self.noun(k) and not self.compound_head(k) and not self.relational(k)
+                and word_shape_ok(w) and general_zipf(w) < RARE_ZIPF)
 
     def domain_words(self) -> list[str]:
         """Every :meth:`domain_word` and :meth:`topic_word` of the corpus (``norm_key``
@@ -225,11 +247,35 @@ class CorpusStats:
         """A word in enough of the corpus's titles to be one of its topics."""
         need = max(TOPIC_MIN_TITLES, TOPIC_TITLE_SHARE * self.n_papers)
         k = norm_key(word.lower())
-        return self.title_df[k] >= need and self.noun(k) and not self.compound_head(k)
+        return (self.title_df[k] >= need and self.noun(k) and not self.compound_head(k)
+                and not self.relational(k))
 
     def noun(self, key: str) -> bool:
         """Whether the word (a ``norm_key``) ends a phrase often enough to be a noun."""
         return self.heads[key] >= HEAD_SHARE * max(1, self.occurrences[key])
+
+    def relational(self, key: str) -> bool:
+        """Whether the word (a ``norm_key``) mostly takes a complement ("of", "between",
+        "among") and is no property noun: "subset", "interplay", "efficacy" say what they
+        are of, not what a paper is about.
+
+        >>> from kg.core.model import Paper
+        >>> text = ("A subset of cases, the interplay of attention and hallucination, the "
+        ...         "plausibility of outputs. Hallucination matters. ")
+        >>> s = CorpusStats.of([Paper(str(i), "T", text) for i in range(4)])
+        >>> s.relational("interplay"), s.relational("subset"), s.relational("hallucination")
+        (True, True, False)
+        >>> s.relational("plausibility")
+        False
+
+        Four uses with a complement at least: a word said so once in three uses is not.
+
+        >>> CorpusStats.of([Paper("1", "T", text)]).relational("subset")
+        False
+        """
+        n = self.complemented[key]
+        return (n >= RELATIONAL_MIN and n >= RELATIONAL_SHARE * self.occurrences[key]
+                and not _PROPERTY.search(key))
 
     def modifier(self, key: str) -> bool:
         """Whether the word (a ``norm_key``) nearly always modifies a content word after it:

@@ -275,3 +275,18 @@ def test_acronym_that_outperforms_is_a_method_whatever_its_long_form_head():
     assert concepts["m"].type == "method"
     # ... but "NER models" are models for a task: a task's acronym keeps its type
     assert concepts["n"].type == "task"
+
+
+def test_relational_noun_is_no_one_word_concept():
+    # "subset" and "interplay" are rare in general English and in titles here, but the corpus
+    # says what they are of: no concept alone; "hallucination" and the property
+    # "plausibility" are
+    papers = [Paper(str(i), f"On the interplay of hallucination and plausibility {i}",
+                    "A subset of hallucination cases, and another subset of them. The "
+                    "interplay between hallucination and the plausibility of answers; "
+                    "plausibility matters.") for i in range(3)]
+    stats = CorpusStats.of(papers)
+    assert not stats.domain_word("subset") and not stats.domain_word("interplay")
+    assert stats.domain_word("hallucination") and stats.domain_word("plausibility")
+    assert not TermAcceptance().one_word("subset", stats)
+    assert TermAcceptance().one_word("hallucination", stats)
