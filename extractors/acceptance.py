@@ -653,6 +653,14 @@ def _bad_long_form(label: str, short_forms: Iterable[str] = ()) -> bool:
     False
     >>> _bad_long_form("allocating low-rank adaptation", ["AdaLoRA"])
     True
+
+    One adjective is the definition of a modifier ("collaborative (CO) signals"); one noun,
+    or a word the noun list excepts, is a term:
+
+    >>> [_bad_long_form(f) for f in ["collaborative", "Auto-Regressive", "Out-Of-Vocabulary",
+    ...                              "hallucination", "Kullback–Leibler", "HumanRankEval",
+    ...                              "one-vs-all"]]
+    [True, True, False, False, False, False, False]
     """
     why = malformed(label, max_words=12)
     if why == "leading gerund" and any(_initials_spell(label, s) for s in short_forms):
@@ -664,7 +672,17 @@ def _bad_long_form(label: str, short_forms: Iterable[str] = ()) -> bool:
         # "and planning for complex tasks (ADaPT)": the definition found is cut
         return True
     low = label.lower()
+    last = low.rsplit("-", 1)[-1]
+    if _MODIFIER_WORD.fullmatch(low) and not _true_name(label) and len(last) >= 4 \
+            and not word_shape_ok(last):
+        # one adjective, defined where it modifies the term: "collaborative (CO) signals",
+        # "Auto-Regressive (AR) models" define a modifier, not a concept
+        return True
     return is_generic(label) or low in LIGHT_MODIFIERS or low in GENERIC_HEADS
+
+
+#: One lower-case word, hyphenated parts allowed (no name, no punctuation).
+_MODIFIER_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 
 def _initials_spell(long_form: str, short: str) -> bool:
@@ -722,7 +740,9 @@ def _one_word(word: str, stats: CorpusStats) -> Decision:
         return Decision(False, "verb")
     if stats.topic_word(w):
         return Decision(True, TOPIC)
-    if _stop_word(w):
+    if _stop_word(w) or k in _EMPTY_HEADS:
+        # ... and a head that says nothing before it ("paradigm", "pipeline") says nothing
+        # alone either
         return Decision(False, "single common word")
     if stats.domain_word(w):
         return Decision(True, "domain word")

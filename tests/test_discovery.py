@@ -290,3 +290,26 @@ def test_relational_noun_is_no_one_word_concept():
     assert stats.domain_word("hallucination") and stats.domain_word("plausibility")
     assert not TermAcceptance().one_word("subset", stats)
     assert TermAcceptance().one_word("hallucination", stats)
+
+
+@pytest.mark.parametrize("long_form, accepted", [
+    ("collaborative", False), ("Auto-Regressive", False), ("Out-Of-Vocabulary", True),
+    ("HumanRankEval", True)])
+def test_acronym_of_one_adjective_defines_a_modifier_not_a_concept(long_form, accepted):
+    # "the intricate collaborative (CO) signals", "Auto-Regressive (AR) models": the term is
+    # the phrase the acronym modifies, not the adjective
+    concepts = {"c": Concept("c", long_form, "method", aliases=["X"], origin="acronym")}
+    mentions = [Mention("p", "c", "abstract", 0, 1, "x", "x", "acronym")]
+    assert TermAcceptance().decide(concepts, mentions)["c"].accepted is accepted
+
+
+def test_an_empty_head_is_no_one_word_concept():
+    # "paradigm" is rare in general English and the corpus says it often, but a head that
+    # says nothing before it ("learning paradigm") says nothing alone either
+    papers = [Paper(str(i), "Machine unlearning" if i else "A paradigm for unlearning",
+                    "This paradigm is a paradigm for unlearning. Unlearning works.")
+              for i in range(3)]
+    stats = CorpusStats.of(papers)
+    assert stats.domain_word("paradigm")
+    assert not TermAcceptance().one_word("paradigm", stats)
+    assert TermAcceptance().one_word("unlearning", stats)
