@@ -41,7 +41,6 @@ from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 from spacy.attrs import LOWER
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
@@ -59,6 +58,7 @@ from extractors.generic import DETERMINERS, LIGHT_MODIFIERS, concept_words, is_g
 from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
+from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, generic_name
 from extractors.workers import Workers
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
@@ -994,20 +994,22 @@ class _DocText:
 
 @dataclass
 class _Matchers:
-    """The phrase matchers of propagation, over a light copy of the build's tokenizer."""
+    """The phrase indexes of propagation, over a light copy of the build's tokenizer."""
 
     tokenizer: Tokenizer
-    matchers: dict[str, PhraseMatcher]
+    #: forms by their words lower-cased (``"LOWER"``) and as written (``"ORTH"``)
+    matchers: dict[str, PhraseIndex]
     nested: str
 
     @classmethod
     def build(cls, tokenizer, forms: list[tuple[str, str, list[str]]],
               nested: str) -> _Matchers:
         light = _light_tokenizer(tokenizer)
-        matchers = {"LOWER": PhraseMatcher(light.vocab, attr="LOWER"),
-                    "ORTH": PhraseMatcher(light.vocab, attr="ORTH")}
+        matchers = {"LOWER": PhraseIndex(), "ORTH": PhraseIndex()}
         for attr, cid, vs in forms:
-            matchers[attr].add(cid, list(light.pipe(vs)))
+            words = ([t.text for t in doc] for doc in light.pipe(vs))
+            matchers[attr].add(cid, ([w.lower() for w in ws] for ws in words)
+                               if attr == "LOWER" else words)
         return cls(light, matchers, nested)
 
     def doc_mentions(self, doc_text: _DocText, mentioned: list[tuple[int, int]],
@@ -1015,19 +1017,23 @@ class _Matchers:
         """The new mentions in a text: matches that overlap no mention it has."""
         ds, text = doc_text, doc_text.text
         masked = mask_markup(text)
-        doc = (token_doc(self.tokenizer.vocab, masked, ds.tokens) if ds.tokens is not None
-               else self.tokenizer(masked))
+        if ds.tokens is not None:  # as the pipeline's tokenizer cut the text
+            starts_at, ends_at = ds.tokens[:, 0].tolist(), ds.tokens[:, 1].tolist()
+        else:
+            doc = self.tokenizer(masked)
+            starts_at = [t.idx for t in doc]
+            ends_at = [t.idx + len(t) for t in doc]
+        words = [masked[a:b] for a, b in zip(starts_at, ends_at, strict=True)]
         starts = [a for a, _ in ds.sents]
         taken = _Taken(mentioned, self.nested == "all", inside_ok=self.nested == "modifier")
         curated = Intervals(ds.curated)
-        strings = self.tokenizer.vocab.strings
         out = []
-        found_here = self.matchers["LOWER"](doc) + self.matchers["ORTH"](doc)
+        found_here = (self.matchers["LOWER"].find([w.lower() for w in words])
+                      + self.matchers["ORTH"].find(words))
         # longest first where matches start together: "graph anomaly detection" before
         # "graph anomaly"
-        for match_id, s, e in sorted(found_here, key=lambda m: (m[1], -m[2])):
-            span = doc[s:e]
-            a, b = span.start_char, span.end_char
+        for cid, s, e in sorted(found_here, key=lambda m: (m[1], -m[2])):
+            a, b = starts_at[s], ends_at[e - 1]
             if (text[a - 1:a] == "-" or text[b:b + 1] == "-") and text[a:b].islower() \
                     and " " not in text[a:b]:
                 continue  # part of a hyphenated word: "tuning" in "fine-tuning"
@@ -1043,7 +1049,7 @@ class _Matchers:
                 continue
             taken.add(a, b)
             out.append(Mention(
-                paper=ds.paper, concept=strings[match_id], field=ds.field, start=a, end=b,
+                paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
                 text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts),
                 extractor="corpus"))
         return out

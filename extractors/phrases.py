@@ -1,0 +1,66 @@
+"""Phrases found in token sequences: a small index of token-string tuples.
+
+:func:`~extractors.consolidate.propagate` matches every accepted term form of a corpus in
+every text. spaCy's ``PhraseMatcher`` does that with a trie of hash maps in C, which
+holds ~1.4 KB per form (107 MB for the 77,718 forms of 5,000 recombined papers) and
+needs each text as a ``Doc`` (whose words all go into the vocabulary). A dict from the
+forms' token tuples, looked up at the positions where some form starts, gives the same
+matches from the texts' words alone, in a tenth of the memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+
+class PhraseIndex:
+    """Token sequences (tuples of strings), each with the keys it stands for.
+
+    Examples
+    --------
+    >>> index = PhraseIndex()
+    >>> index.add("gnn", [("graph", "neural", "network"), ("gnn",)])
+    >>> index.add("graph", [("graph",)])
+    >>> index.find(["a", "graph", "neural", "network", "gnn"])
+    [('graph', 1, 2), ('gnn', 1, 4), ('gnn', 4, 5)]
+    """
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[str, ...], list[str]] = {}
+        #: the lengths of the sequences that start with each word, ascending
+        self.lengths: dict[str, list[int]] = {}
+        self._words: dict[str, str] = {}  # one string object per word
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def add(self, key: str, sequences: Iterable[Sequence[str]]) -> None:
+        """Let each of ``sequences`` stand for ``key`` (empty ones are ignored)."""
+        for seq in sequences:
+            if not seq:
+                continue
+            words = tuple(self._words.setdefault(w, w) for w in seq)
+            keys = self.keys.setdefault(words, [])
+            if key not in keys:
+                keys.append(key)
+            lengths = self.lengths.setdefault(words[0], [])
+            if len(words) not in lengths:
+                lengths.append(len(words))
+                lengths.sort()
+
+    def find(self, words: Sequence[str]) -> list[tuple[str, int, int]]:
+        """Every ``(key, start, end)`` whose sequence is ``words[start:end]``: overlapping
+        and nested ones too, by start, then end, then the order the keys were added."""
+        out = []
+        n = len(words)
+        for i, word in enumerate(words):
+            lengths = self.lengths.get(word)
+            if lengths is None:
+                continue
+            for length in lengths:
+                if i + length > n:
+                    break
+                keys = self.keys.get(tuple(words[i:i + length]))
+                if keys is not None:
+                    out.extend((key, i, i + length) for key in keys)
+        return out
