@@ -1147,8 +1147,9 @@ class _Taken:
 def _light_tokenizer(tokenizer) -> Tokenizer:
     """``tokenizer``'s rules over a vocabulary that computes only ``LOWER`` for new words.
 
-    Matching needs nothing else, and a full lexeme (shape, prefix, ``like_num`` …) for each
-    of the corpus's words was a third of propagation.
+    Propagation only cuts words with it (the term forms, and a text with no cached token
+    bounds; matching compares the words' strings, :class:`~extractors.phrases.PhraseIndex`):
+    a full lexeme (shape, prefix, ``like_num`` …) for each new word would be wasted work.
     """
     vocab = Vocab(lex_attr_getters={LOWER: str.lower})
     return Tokenizer(vocab, rules=tokenizer.rules, prefix_search=tokenizer.prefix_search,
