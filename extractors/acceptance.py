@@ -24,7 +24,9 @@ A model-only concept is accepted when it is a well-formed term
     **and** it has evidence: mentioned in at least ``min_papers`` papers, or
     its head is a technical head ("axial attention", "boomerang distillation"),
     or it sits under an accepted concept by its head ("inverse temperature
-    scheduling" under a lexicon "scheduling" would).
+    scheduling" under a lexicon "scheduling" would); a phrase of ``LONG_WORDS`` words
+    or more that its one paper says once, outside the title, needs more than a head
+    ("knowledge-augmented phrase retrieval model" is a description, not a term).
 
 Concepts typed ``dataset`` only by the model must look like one (a name or a term
 ending in one, or a dataset/benchmark/corpus head; not "LLM safety"); otherwise they
@@ -82,6 +84,11 @@ TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
 
 #: Mentions in its one paper that make a term central there (as a title mention does).
 REPEATED = 2
+
+#: Words from which a one-paper term said once is a description, not a term (C-value:
+#: the longer a candidate, the more occurrences it needs): "knowledge-rich vocabulary
+#: based routing function", "attacker inject poisoned text" are composed on the spot.
+LONG_WORDS = 4
 
 #: Heads that make a one-paper term technical enough to keep.
 TECHNICAL_HEADS = word_set("""
@@ -382,8 +389,10 @@ class TermAcceptance:
         coined: set[str] = set()
         titled: set[str] = set()
         per_paper: Counter[tuple[str, str]] = Counter()
+        uses: Counter[str] = Counter()  # every mention, matches inside longer terms too
         for m in mentions:
             papers[m.concept].add(m.paper)
+            uses[m.concept] += 1
             if m.extractor != "corpus":  # found there, not matched inside a longer term
                 per_paper[(m.concept, m.paper)] += 1
             if m.field == "title":
@@ -428,7 +437,8 @@ class TermAcceptance:
                                                 _repeated_term(c.label, known) and any(
                                                     per_paper[(cid, p)] >= REPEATED
                                                     for p in papers[cid])),
-                                            accepted_keys=accepted_keys)
+                                            accepted_keys=accepted_keys,
+                                            said_once=uses[cid] <= 1)
             if out[cid].accepted:
                 accepted_keys.add(norm_key(c.label))
         return out
@@ -450,7 +460,8 @@ class TermAcceptance:
 
     def _model_term(self, c: Concept, n_papers: int, hidden: set[str], known: set[str],
                     done: Mapping[str, Decision], stats: CorpusStats | None = None, *,
-                    central: bool = False, accepted_keys: set[str] | None = None) -> Decision:
+                    central: bool = False, accepted_keys: set[str] | None = None,
+                    said_once: bool = False) -> Decision:
         forms = [c.label, *c.aliases]
         key = norm_key(c.label)
         if key in hidden:
@@ -509,6 +520,14 @@ class TermAcceptance:
             return Decision(False, "evaluative modifier")
         if n_papers >= self.min_papers:
             return Decision(True, f"{n_papers} papers")
+        if stats is not None and said_once and not central and len(words) >= LONG_WORDS \
+                and kw[h] not in DATASET_HEADS:
+            # a long phrase its one paper says once, outside the title, is a description
+            # made for that sentence ("knowledge-augmented phrase retrieval model"): its
+            # head or the known concept under it makes the shorter term, not this one.
+            # A resource is named by such a description ("news media reliability
+            # dataset"): the paper releases it, it need not repeat it
+            return Decision(False, "long phrase said once")
         if kw[h] in self.technical_heads:
             return Decision(True, "technical head")
         if any(done.get(b, Decision(False, "")).accepted for b in c.broader):

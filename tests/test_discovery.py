@@ -313,3 +313,35 @@ def test_an_empty_head_is_no_one_word_concept():
     assert stats.domain_word("paradigm")
     assert not TermAcceptance().one_word("paradigm", stats)
     assert TermAcceptance().one_word("unlearning", stats)
+
+
+@pytest.mark.parametrize("label", ["knowledge-augmented phrase retrieval model",
+                                   "revenue flows of fraud detection"])
+def test_a_long_phrase_its_one_paper_says_once_is_no_term(label):
+    # C-value: the longer a candidate, the more occurrences it needs; a four-word phrase
+    # said once, outside the title, is a description made for that sentence, whatever
+    # its head or the known concept under it
+    stats = CorpusStats.of([Paper("p", "T", "x"), Paper("q", "T", "x")])
+    concepts = {"f": Concept("f", "foundation model", origin="lexicon"),
+                "x": Concept("x", label, "method", origin="model", broader=["f"])}
+
+    def accepted(fields):
+        mentions = [Mention("p", "x", f, 10 * i, 10 * i + 5, label, label, "model")
+                    for i, f in enumerate(fields)]
+        return TermAcceptance().decide(concepts, mentions, stats=stats)["x"].accepted
+
+    assert not accepted(["abstract"])
+    # said again, or named in the title, it is what the paper is about
+    assert accepted(["abstract", "abstract"])
+    assert accepted(["title"])
+    # ... and without the corpus's statistics the rule is off, as the other corpus rules
+    assert TermAcceptance().decide(concepts, [Mention("p", "x", "abstract", 0, 5, label, label,
+                                                      "model")])["x"].accepted
+
+
+def test_a_long_description_of_a_resource_said_once_is_a_term():
+    # a paper releases a dataset under its description, and need not repeat it
+    stats = CorpusStats.of([Paper("p", "T", "x")])
+    concepts = {"d": Concept("d", "news media reliability dataset", "dataset", origin="model")}
+    mentions = [Mention("p", "d", "abstract", 0, 5, "x", "x", "model")]
+    assert TermAcceptance().decide(concepts, mentions, stats=stats)["d"].accepted
