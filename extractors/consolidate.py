@@ -59,7 +59,7 @@ from extractors.intervals import Intervals
 from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
-from extractors.termhood import CorpusStats, generic_name
+from extractors.termhood import CorpusStats, generic_name, property_noun
 from extractors.workers import Workers
 from kg.core.model import Concept, Mention, Paper, sorted_mentions
 from kg.core.text import (
@@ -715,13 +715,15 @@ The head of "X of Y" is X's ("fast computation of lexical affinity models" is no
     >>> _vote(Counter({"concept": 2}), "GraphCLIP"), _vote(Counter({"concept": 1}), "ChatGPT")
     ('method', 'method')
 
-    Phenomena and bounds are concepts whatever the vote; an activity's head makes a task
-    of a "concept" vote too:
+    Phenomena, bounds and properties (nouns in -ity and -ness) are concepts whatever the
+    vote; an activity's head makes a task of a "concept" vote too:
 
     >>> _vote(Counter({"method": 2}), "performance degradation")
     'concept'
     >>> _vote(Counter({"method": 2}), "over-smoothing"), _vote(Counter({"task": 1}), "web app")
     ('concept', 'concept')
+    >>> _vote(Counter({"metric": 2}), "transferability")
+    'concept'
     >>> _vote(Counter({"concept": 1, "method": 1}), "model editing")
     'task'
     """
@@ -734,6 +736,10 @@ The head of "X of Y" is X's ("fast computation of lexical affinity models" is no
     named = _name_type(label)
     if named:
         return named
+    if property_noun(head) and not (" " not in label and _NAME_LIKE.search(label)):
+        # a property ("strong transferability", "anonymity", "sample diversity") is a concept,
+        # whatever the model voted: it is what a method has, not what it does or scores
+        return "concept"
     counts = Counter({t: n for t, n in counter.items() if t and t != "generic"})
     if words and head in _TASK_HEADS and counts and max(
             counts, key=lambda t: (counts[t], t)) in ("method", "concept"):

@@ -72,6 +72,7 @@ __all__ = [
     "CorpusStats",
     "general_zipf",
     "generic_name",
+    "property_noun",
     "word_shape_ok",
 ]
 
@@ -141,6 +142,15 @@ def general_zipf(word: str) -> float:
     True
     """
     return zipf_frequency(word, "en")
+
+
+def property_noun(word: str) -> bool:
+    """A noun in -ity or -ness: it names a property ("fairness", "transferability").
+
+    >>> [property_noun(w) for w in ["fairness", "Transferability", "identity", "safety"]]
+    [True, True, True, False]
+    """
+    return bool(_PROPERTY.search(word.lower()))
 
 
 def generic_name(form: str) -> bool:

@@ -49,6 +49,23 @@ def test_defined_acronyms_without_a_vote_are_typed_by_head_else_method():
                      "widget error rate": "metric"}
 
 
+@pytest.mark.parametrize("label, votes", [
+    ("transferability", {"metric": 2}), ("anonymity", {"metric": 1}),
+    ("cross-domain zero-shot transferability", {"method": 1}),
+    ("decentralized identity", {"task": 2, "method": 1}), ("data quality", {"metric": 1}),
+])
+def test_a_property_is_a_concept_whatever_the_model_voted(label, votes):
+    from collections import Counter
+
+    from extractors.consolidate import _vote
+
+    # nouns in -ity and -ness name properties, concepts in the rubric (bench/judged/)
+    assert _vote(Counter(votes), label) == "concept"
+    # a head that says what the term is still wins, and the rule leaves other heads alone
+    assert _vote(Counter(votes), label + " score") == "metric"
+    assert _vote(Counter({"metric": 1}), "click-through rate") == "metric"
+
+
 @pytest.mark.parametrize("text", ["our method", "this problem", "performance", "the model",
                                   "it", "a novel approach", "existing methods", "data"])
 def test_generic_spans_are_generic(text):
