@@ -11,6 +11,7 @@ accepted and generic: a violation stops the build with the paper id and the phra
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +19,16 @@ from kg.core.model import CONCEPT_TYPES
 from kg.core.text import norm_key
 
 HERE = Path(__file__).parent
+
+
+def _word_keys(text: str) -> str:
+    """``norm_key`` of each word alone: no prefix joined to the next word."""
+    return " ".join(norm_key(w) for w in re.split(r"[^A-Za-z0-9]+", text) if w)
+
+
+def _occurs(form: str, text: str, words: str) -> bool:
+    """Whether ``form`` occurs in a paper, given its ``text`` and ``words`` keys."""
+    return f" {norm_key(form)} " in text or f" {_word_keys(form)} " in words
 
 
 def parse(path: Path) -> dict[str, dict]:
@@ -60,25 +71,30 @@ def build(data: Path) -> list[dict]:
             with open(data / f"{corpus}.jsonl", encoding="utf-8") as f:
                 corpora[corpus] = {r["id"]: r for r in map(json.loads, f)}
         paper = corpora[corpus][pid]
-        text = f" {norm_key(paper['title'] + ' ' + paper['abstract'])} "
+        full = paper["title"] + " " + paper["abstract"]
+        text = f" {norm_key(full)} "
+        # norm_key joins some prefixes to their word ("post-pandemic" -> "postpandemic"),
+        # so a phrase also occurs if it does word by word (as tests/test_judged.py checks)
+        words = f" {_word_keys(full)} "
+
         b = blocks.pop(pid)
         accepted: set[str] = set()
         for e in b["key"] + b["accept"]:
             for form in [e["label"], *e["variants"]]:
                 k = norm_key(form)
-                if f" {k} " not in text:
+                if not _occurs(form, text, words):
                     errors.append(f"{pid}: {form!r} does not occur in the title or abstract")
                 if k in accepted and form == e["label"]:
                     errors.append(f"{pid}: {form!r} is annotated twice")
                 accepted.add(k)
         for form in b["generic"]:
-            if f" {norm_key(form)} " not in text:
+            if not _occurs(form, text, words):
                 errors.append(f"{pid}: generic {form!r} does not occur in the title or abstract")
             if norm_key(form) in accepted:
                 errors.append(f"{pid}: {form!r} is both accepted and generic")
         generic = list(dict.fromkeys(
-            b["generic"] + [g for g in glob if f" {norm_key(g)} " in text
-                            and norm_key(g) not in accepted]))
+            b["generic"] + [g for g in glob
+                            if _occurs(g, text, words) and norm_key(g) not in accepted]))
         out.append({"id": pid, "corpus": corpus, "split": split, "title": paper["title"],
                     "abstract": paper["abstract"], "key": b["key"], "accept": b["accept"],
                     "generic": generic})
@@ -95,5 +111,6 @@ if __name__ == "__main__":
     with open(HERE / "judged.jsonl", "w", encoding="utf-8") as f:
         for r in records:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    n = {s: sum(r["split"] == s for r in records) for s in ("dev", "test")}
-    print(f"judged.jsonl: {len(records)} papers ({n['dev']} dev, {n['test']} test)")
+    n = {s: sum(r["split"] == s for r in records) for s in ("dev", "test", "dev2")}
+    print(f"judged.jsonl: {len(records)} papers ({n['dev']} dev, {n['test']} test, "
+          f"{n['dev2']} dev2)")
