@@ -41,7 +41,9 @@ __all__ = [
     "score_judged", "select_split", "validate_judged", "with_context",
 ]
 
-SPLITS = ("dev", "test")
+#: The judged set's splits: ``dev`` and ``dev2`` may be tuned on, ``test`` is held out
+#: (bench/judged/README.md).
+SPLITS = ("dev", "test", "dev2")
 _LEADING = frozenset({"the", "a", "an", "our", "their", "its", "this", "these", "those",
                       "his", "her", "my", "your"})
 
@@ -139,7 +141,7 @@ def validate_judged(records: list[object], path: str) -> list[dict]:
             if missing:
                 detail = f"no '{missing[0]}'"
             elif r["split"] not in SPLITS:
-                detail = f"split must be dev or test, got {r['split']!r}"
+                detail = f"split must be one of {', '.join(SPLITS)}, got {r['split']!r}"
             elif not all(isinstance(r[f], list) for f in ("key", "accept", "generic")):
                 detail = "'key', 'accept' and 'generic' must be lists"
             elif not all(_entry_ok(e) for e in r["key"] + r["accept"]):
@@ -153,7 +155,7 @@ def validate_judged(records: list[object], path: str) -> list[dict]:
 
 
 def select_split(records: list[dict], split: str) -> list[dict]:
-    """The records of ``split`` ("dev", "test" or "all")."""
+    """The records of ``split`` (one of :data:`SPLITS`, or "all")."""
     return [r for r in records if split == "all" or r["split"] == split]
 
 

@@ -91,6 +91,21 @@ def test_kg_eval_judged_scores_one_split_at_a_time(judged_files):
         (1, 2, 1.0, 0.667)
 
 
+def test_kg_eval_judged_scores_the_dev2_split_alone(judged_files):
+    gold, pred = judged_files
+    # the test paper relabelled dev2: --split dev2 scores it alone, dev and test leave it out
+    gold.write_text(json.dumps(RECORDS[0]) + "\n" + json.dumps(dict(RECORDS[1], split="dev2"))
+                    + "\n")
+    dev2 = json.loads(_eval(gold, "--pred", pred, "--split", "dev2", "--json").stdout)
+    assert (dev2["papers"], dev2["linked"], dev2["precision"], dev2["key_recall"]) == \
+        (1, 2, 1.0, 0.667)
+    assert json.loads(_eval(gold, "--pred", pred, "--json").stdout)["papers"] == 1
+    assert json.loads(_eval(gold, "--pred", pred, "--split", "test", "--json").stdout) \
+        ["papers"] == 0
+    assert json.loads(_eval(gold, "--pred", pred, "--split", "all", "--json").stdout) \
+        ["papers"] == 2
+
+
 def test_kg_eval_judged_shows_what_did_not_match(judged_files):
     gold, pred = judged_files
     out = _eval(gold, "--pred", pred, "--split", "all", "--show-unmatched").stdout
@@ -109,7 +124,7 @@ def test_a_malformed_judged_record_is_one_line_naming_file_and_line(judged_files
     out = _eval(gold, "--pred", pred)
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
-    assert f"{gold}:line 2" in out.stderr and "split must be dev or test" in out.stderr
+    assert f"{gold}:line 2" in out.stderr and "split must be one of dev, test, dev2" in out.stderr
 
 
 def test_judged_keys_ignore_case_plural_hyphens_spaces_and_articles():

@@ -145,9 +145,9 @@ def keywords(path: Path, pred: Path | None, lexicons: tuple[Path, ...], span_mod
 
 @eval_group.command()
 @path_argument
-@click.option("--split", type=click.Choice(["dev", "test", "all"]), default="dev",
+@click.option("--split", type=click.Choice(["dev", "test", "dev2", "all"]), default="dev",
               show_default=True,
-              help="Which half to score; tune on dev only, test is held out.")
+              help="Which split to score; tune on dev and dev2 only, test is held out.")
 @click.option("--context", "contexts", multiple=True,
               type=click.Path(path_type=Path, dir_okay=False, exists=True),
               help="Extract the judged abstracts inside this corpus (repeatable; its "
