@@ -26,7 +26,7 @@ from extractors import text_cache
 from kg.core.collect import fewer_collections, release_free_memory
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
-from kg.core.model import KnowledgeGraph
+from kg.core.model import KnowledgeGraph, dump_rows, load_rows
 from kg.core.processes import file_mode_mask, kill_and_reap, pid_alive, run_apart
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
@@ -215,10 +215,11 @@ def _stop(pid: int | None) -> None:
 _SPILL = ".model.pickle"
 
 
-def _extract(report: ReadReport, out: Path, *, lexicons: Iterable[str | Path], progress: bool,
-             incremental: bool, workers: int | None, scheduler: str | None,
-             ) -> tuple[KnowledgeGraph, dict[str, text_cache.TextRecord] | None]:
-    """The model of ``report``'s papers, and the text cache to keep (``None``: not kept)."""
+def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str | Path],
+             progress: bool, incremental: bool, workers: int | None, scheduler: str | None,
+             ) -> KnowledgeGraph:
+    """The model of ``report``'s papers; with ``incremental``, the text cache of ``out``
+    is used and the new one written into ``tmp``."""
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once
     from extractors.pipeline import extract_corpus
@@ -228,7 +229,10 @@ def _extract(report: ReadReport, out: Path, *, lexicons: Iterable[str | Path], p
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
                            workers=workers, scheduler=scheduler)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
-    return graph, cache
+    if cache is not None:  # written here: it does not go through the spill file
+        text_cache.write(tmp, cache)
+        cache.clear()
+    return graph
 
 
 @fewer_collections()
@@ -303,10 +307,10 @@ def build(
         # through a file once the child has ended: what they held on the way (spans,
         # candidates, partly used memory pools) is then the system's again, before the
         # writers and the store's loader take their share
-        graph, cache = run_apart(partial(_extract, report, out, lexicons=lexicons,
-                                         progress=progress, incremental=incremental,
-                                         workers=workers, scheduler=scheduler),
-                                 spill=tmp / _SPILL)
+        graph = run_apart(partial(_extract, report, out, tmp, lexicons=lexicons,
+                                  progress=progress, incremental=incremental,
+                                  workers=workers, scheduler=scheduler),
+                          spill=tmp / _SPILL, dump=dump_rows, load=load_rows)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -318,10 +322,7 @@ def build(
         if progress:
             print(f"kg: writing {MODEL}, {TURTLE}, {STORE}/" + (f" and {PAGE}" if page else ""),
                   file=sys.stderr, flush=True)
-        previous = out if cache is not None and out.is_dir() else None
-        if cache is not None:  # written first and let go: ~5 KB a paper not held meanwhile
-            text_cache.write(tmp, cache)
-            cache.clear()
+        previous = out if incremental and out.is_dir() else None
         # what extraction and consolidation needed besides the model: back to the system
         # before the writers and the store's loader take their share
         release_free_memory()

@@ -189,3 +189,60 @@ def test_a_spilled_result_is_read_once_the_child_has_ended(tmp_path):
     assert flags == ["True", "300000", "False", "False"]
     assert int(peak_mb) < 150, f"this process peaked at {peak_mb} MB"
     assert second == "FileNotFoundError True"
+
+
+def _model(n_papers: int):
+    from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
+
+    papers, mentions, relations = {}, [], []
+    for i in range(n_papers):
+        pid = f"p{i}"
+        sentence = f"Method {i} beats baseline {i} on task {i}."
+        papers[pid] = Paper(pid, f"Title {i}", sentence, keywords=[f"k{i}"], year=2020)
+        for j in range(10):
+            mentions.append(Mention(pid, f"c{j}", "abstract", j, j + 1, f"w{j}", sentence,
+                                    "lexicon", 0.5 + j / 100))
+        relations.append(Relation(pid, "compare", "abstract", 0, 6, "Method", 17, 25,
+                                  "baseline", sentence, "model", head_concept="c0",
+                                  tail_concept="c1"))
+    concepts = {f"c{j}": Concept(f"c{j}", f"concept {j}", aliases=[f"C{j}"]) for j in range(10)}
+    return KnowledgeGraph(papers, concepts, mentions, relations)
+
+
+def test_a_model_comes_back_in_rows_the_same(tmp_path):
+    """``dump_rows``/``load_rows`` through ``run_apart``'s spill file: the same model, its
+    equal strings one object again (as pickle's memo would have kept them)."""
+    proc = _run("""
+        from pathlib import Path
+        from kg.core.model import dump_rows, load_rows
+        from tests.test_run_apart import _model
+        def work():
+            return _model(3000)
+        kg = run_apart(work, spill=Path(sys.argv[1]), dump=dump_rows, load=load_rows)
+        ms = kg.mentions
+        print(kg == _model(3000), ms[0].sentence is ms[9].sentence,
+              ms[0].extractor is ms[-1].extractor, Path(sys.argv[1]).exists())
+    """, str(tmp_path / "model.rows"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "True", "True", "False"]
+
+
+def test_dumping_rows_holds_a_piece_not_the_model(tmp_path):
+    """``pickle.dump`` of a model keeps a memo entry per object while it runs; ``dump_rows``
+    pickles pieces of rows, so what it holds does not grow with the model."""
+    import pickle
+    import tracemalloc
+
+    from kg.core.model import dump_rows
+
+    kg = _model(3000)
+    held = {}
+    for name, dump in (("pickle", lambda f: pickle.dump(kg, f, protocol=5)),
+                       ("rows", lambda f: dump_rows(kg, f))):
+        with open(tmp_path / name, "wb") as f:
+            tracemalloc.start()
+            dump(f)
+            held[name] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+    assert held["rows"] < held["pickle"] / 3, held
+    assert held["rows"] < 3_000_000, held

@@ -19,7 +19,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 __all__ = ["file_mode_mask", "free_port", "kill_and_reap", "pid_alive", "port_in_use",
            "run_apart"]
@@ -97,7 +97,9 @@ def file_mode_mask() -> int:
     return mask
 
 
-def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
+def run_apart(work: Callable[[], T], *, spill: Path | None = None,
+              dump: Callable[[T, BinaryIO], None] | None = None,
+              load: Callable[[BinaryIO], T] | None = None) -> T:
     """``work()``, run in a forked child process; its result comes back pickled.
 
     What the work allocates on the way (a build's extraction and consolidation: every
@@ -109,7 +111,10 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
     The result comes through a pipe, read here while the child writes it: both processes
     hold it meanwhile. With ``spill`` (a file path) it is written to that file instead and
     read here once the child has ended, so that the child's memory is free first; the
-    file is removed after reading.
+    file is removed after reading. ``dump(result, file)`` and ``load(file)`` write and read
+    it there (default: ``pickle.dump`` and ``pickle.load``, whose memo holds an entry per
+    object of the result while it runs; a model has its own, in pieces:
+    :func:`kg.core.model.dump_rows`).
 
     An exception of the work is raised here (with its class and message). An interruption
     here (``KeyboardInterrupt``: SIGINT, or SIGTERM where ``kg``'s command line turns it
@@ -135,7 +140,7 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
         raise
     if pid == 0:  # the child: never returns
         os.close(read)
-        _child(work, write, blocked, spill)
+        _child(work, write, blocked, spill, dump)
     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     os.close(write)
     try:
@@ -154,7 +159,7 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
     if kind == "spilled" and spill is not None:
         try:
             with open(spill, "rb") as f:
-                return pickle.load(f)
+                return (load or pickle.load)(f)
         finally:
             spill.unlink(missing_ok=True)
     if kind == "error":
@@ -162,8 +167,8 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None) -> T:
     raise ChildProcessError(f"the process (pid {pid}) running the work ended without its result")
 
 
-def _child(work: Callable[[], object], write: int, blocked: set[int | signal.Signals],
-           spill: Path | None) -> None:
+def _child(work: Callable[[], T], write: int, blocked: set[int | signal.Signals],
+           spill: Path | None, dump: Callable[[T, BinaryIO], None] | None) -> None:
     """In the forked child: run ``work``, send back ``("ok", result)`` (or write the result
     to ``spill`` and send ``("spilled", None)``) or the error, leave."""
     status = 1
@@ -187,7 +192,10 @@ def _child(work: Callable[[], object], write: int, blocked: set[int | signal.Sig
                 result = work()
                 if spill is not None:  # streamed: the result may be large (a model)
                     with open(spill, "wb") as out:
-                        pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+                        if dump is None:
+                            pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+                        else:
+                            dump(result, out)
             except BaseException as e:  # noqa: BLE001 - every error goes to the parent
                 f.write(_error_message(e))
             else:
