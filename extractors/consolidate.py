@@ -111,7 +111,7 @@ class DocSpans:
     tokens: np.ndarray | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # one per span of the corpus while resolving: no __dict__ each
 class _Cand:
     paper: str
     field: str
@@ -144,6 +144,7 @@ def resolve(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistr
     sents = {(ds.paper, ds.field): ds.sents for ds in found}
     starts = {k: [a for a, _ in v] for k, v in sents.items()}
     mentions, seen = [], set()
+    pool: dict[str, str] = {}
     for c in cands:
         key = (c.paper, c.field, c.start, c.end)
         if c.concept is None or key in seen:
@@ -154,7 +155,7 @@ def resolve(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistr
             paper=c.paper, concept=c.concept, field=c.field, start=c.start, end=c.end,
             text=text[c.start:c.end], sentence=_sentence(text, sents[(c.paper, c.field)],
                                                          c.start, c.end,
-                                                         starts[(c.paper, c.field)]),
+                                                         starts[(c.paper, c.field)], pool),
             extractor=c.extractor,
         ))
     used = {m.concept for m in mentions}
@@ -333,13 +334,17 @@ def _crosses(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 
 def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
-              starts: list[int]) -> str:
-    """The sentence(s) of ``text`` around ``start:end``; ``starts`` are the sentences' starts."""
+              starts: list[int], pool: dict[str, str] | None = None) -> str:
+    """The sentence(s) of ``text`` around ``start:end``; ``starts`` are the sentences' starts.
+
+    With ``pool``, an equal sentence made before is given instead (and this one kept there):
+    the mentions of a sentence share one string, not a copy each (~0.2 KB a mention, the
+    largest thing consolidation keeps per paper).
+    """
     i = max(0, bisect.bisect_right(starts, start) - 1)
     j = max(i, bisect.bisect_left(starts, end) - 1)
-    if not sents:
-        return text.strip()
-    return text[sents[i][0]:max(sents[j][1], end)].strip()
+    sentence = text.strip() if not sents else text[sents[i][0]:max(sents[j][1], end)].strip()
+    return sentence if pool is None else pool.setdefault(sentence, sentence)
 
 
 def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
@@ -1034,6 +1039,7 @@ class _Matchers:
         taken = _Taken(mentioned, self.nested == "all", inside_ok=self.nested == "modifier")
         curated = Intervals(ds.curated)
         out = []
+        pool: dict[str, str] = {}  # the text's sentences, one string each
         found_here = (self.matchers["LOWER"].find([w.lower() for w in words])
                       + self.matchers["ORTH"].find(words))
         # longest first where matches start together: "graph anomaly detection" before
@@ -1056,7 +1062,7 @@ class _Matchers:
             taken.add(a, b)
             out.append(Mention(
                 paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
-                text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts),
+                text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts, pool),
                 extractor="corpus"))
         return out
 
@@ -1259,6 +1265,7 @@ def _name_mentions(found: list[DocSpans], papers: list[Paper], mentions: list[Me
         text = by_id[ds.paper].text(ds.field)
         taken = Intervals(spans.get((ds.paper, ds.field), []))
         starts = [a for a, _ in ds.sents]
+        pool: dict[str, str] = {}  # the text's sentences, one string each
         for hit in _NAME_TOKEN.finditer(text):
             a, b = hit.span()
             name = hit.group()
@@ -1273,7 +1280,8 @@ def _name_mentions(found: list[DocSpans], papers: list[Paper], mentions: list[Me
                 continue  # a curated concept the matcher did not take here
             concepts.setdefault(cid, registry.concepts[cid])
             extra.append(Mention(paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
-                                 text=name, sentence=_sentence(text, ds.sents, a, b, starts),
+                                 text=name,
+                                 sentence=_sentence(text, ds.sents, a, b, starts, pool),
                                  extractor="name"))
     return sorted_mentions([*mentions, *extra]) if extra else mentions
 
