@@ -24,7 +24,8 @@ A model-only concept is accepted when it is a well-formed term
     **and** it has evidence: mentioned in at least ``min_papers`` papers, or
     its head is a technical head ("axial attention", "boomerang distillation"),
     or it sits under an accepted concept by its head ("inverse temperature
-    scheduling" under a lexicon "scheduling" would); a phrase of ``LONG_WORDS`` words
+    scheduling" under a lexicon "scheduling" would), or its one paper names it in its
+    title or says it again (a match inside a longer term counts); a phrase of ``LONG_WORDS`` words
     or more that its one paper says once, outside the title, needs more than a head
     ("knowledge-augmented phrase retrieval model" is a description, not a term).
 
@@ -388,13 +389,15 @@ class TermAcceptance:
         papers: dict[str, set[str]] = defaultdict(set)
         coined: set[str] = set()
         titled: set[str] = set()
+        # every mention counts, those matched again by propagation or inside a longer term
+        # too: a paper that says "public key" once alone and again in "user public key" says
+        # it twice (C-value counts a term's nested occurrences)
         per_paper: Counter[tuple[str, str]] = Counter()
-        uses: Counter[str] = Counter()  # every mention, matches inside longer terms too
+        uses: Counter[str] = Counter()
         for m in mentions:
             papers[m.concept].add(m.paper)
             uses[m.concept] += 1
-            if m.extractor != "corpus":  # found there, not matched inside a longer term
-                per_paper[(m.concept, m.paper)] += 1
+            per_paper[(m.concept, m.paper)] += 1
             if m.field == "title":
                 titled.add(m.concept)
             if m.extractor == "pattern":

@@ -345,3 +345,19 @@ def test_a_long_description_of_a_resource_said_once_is_a_term():
     concepts = {"d": Concept("d", "news media reliability dataset", "dataset", origin="model")}
     mentions = [Mention("p", "d", "abstract", 0, 5, "x", "x", "model")]
     assert TermAcceptance().decide(concepts, mentions, stats=stats)["d"].accepted
+
+
+def test_a_one_paper_term_said_again_is_a_term_however_the_second_use_was_found():
+    # "public key" found once by the span model and matched again by propagation (or inside
+    # "user public key"): its paper says it again, which makes it central there
+    stats = CorpusStats.of([Paper("p", "T", "x"), Paper("q", "T", "x")])
+    concepts = {"k": Concept("k", "public key", "concept", origin="model")}
+
+    def accepted(extractors):
+        mentions = [Mention("p", "k", "abstract", 20 * i, 20 * i + 10, "public key", "", e)
+                    for i, e in enumerate(extractors)]
+        return TermAcceptance().decide(concepts, mentions, stats=stats)["k"].accepted
+
+    assert not accepted(["model"])
+    assert accepted(["model", "model"])
+    assert accepted(["model", "corpus"])
