@@ -68,6 +68,14 @@ def shortest_path(
     >>> shortest_path("x", "nowhere", lambda ids: {i: by_concept.get(i, ()) for i in ids},
     ...               lambda ids: {i: mentions.get(i, ()) for i in ids}) is None
     True
+
+    One-way neighbours: topics ``T`` and ``U`` have papers, but no paper names a topic back,
+    so ``T``'s side walks on to concepts before ``U``'s meets it at the paper:
+
+    >>> topics = {"T": {"p1"}, "U": {"p1"}}
+    >>> shortest_path("T", "U", lambda ids: {i: topics.get(i, ()) for i in ids},
+    ...               lambda ids: {i: mentions.get(i, ()) for i in ids})
+    ['T', 'p1', 'U']
     """
     if a == b:
         return [a]
@@ -112,18 +120,21 @@ def shortest_path(
             break
 
     # Nodes on shortest paths, by position from a: back-track each side from the meeting layer.
-    def back_track(side: dict, top: list[_Node]) -> list[set[_Node]]:
-        layers = side["layers"]
+    def back_track(layers: list[list[_Node]], top: list[_Node]) -> list[set[_Node]]:
         on: list[set[_Node]] = [set() for _ in layers]
         on[-1] = set(top)
         for t in range(len(layers) - 2, -1, -1):
             on[t] = {u for u in layers[t] if adj[u] & on[t + 1]}
         return on
 
-    # the meeting nodes are in the last layer of both sides (see the module's docs)
-    top = sorted(meet)
-    mine = back_track(sides[name], top)
-    theirs = back_track(sides[other], top)
+    # The meeting nodes are in the last layer of the side just expanded, but not always in
+    # the last layer of the other: with one-way neighbours (a topic's papers, which name no
+    # topic back) the other side may have gone a layer further without meeting. The path
+    # goes through the meeting nodes nearest the other end, at that layer.
+    k = min(sides[other]["dist"][n] for n in meet)
+    top = sorted(n for n in meet if sides[other]["dist"][n] == k)
+    mine = back_track(sides[name]["layers"], top)
+    theirs = back_track(sides[other]["layers"][:k + 1], top)
     a_side, b_side = (mine, theirs) if name == "a" else (theirs, mine)
     positions = a_side + list(reversed(b_side))[1:]  # the meeting layer once
     path = [("c", a)]
