@@ -7,8 +7,8 @@ A topic is resolved in three steps, the first that finds something wins:
 2. ``"family"`` — the concepts whose label or alias *contains the words*, whole
    words only, each word compared by its :func:`~kg.core.text.norm_key` (plural,
    British spelling): "uncertainty" takes *uncertainty quantification*,
-   *predictive uncertainty* (an alias) and *uncertainty-aware node representation
-   learning*, not "uncertainties-free" tokens glued to other words;
+   *predictive uncertainty* (an alias) and *successor-guided uncertainty
+   reduction*, not "uncertainties-free" tokens glued to other words;
 3. ``"text"`` — the papers whose title or abstract contains the words (same word
    rule), fetched by the engine (:meth:`queries.engine.Engine.papers_with_text`,
    a plain case-insensitive substring the shared code then checks word by word,
