@@ -723,10 +723,16 @@ def _initials_spell(long_form: str, short: str) -> bool:
 
 
 def _vague_word(label: str) -> bool:
-    """One word of the generic heads or light modifiers ("accuracy", "state-of-the-art")."""
-    low = label.lower()
-    return " " not in low and not name_like(label) and (low in GENERIC_HEADS
-                                                        or low in LIGHT_MODIFIERS)
+    """One word of the generic heads or light modifiers ("accuracy", "state-of-the-art"),
+    spaced or hyphenated: a concept labelled by its most used form may be "state of the art".
+
+    >>> _vague_word("state of the art"), _vague_word("State-of-the-art")
+    (True, True)
+    >>> _vague_word("art of the state"), _vague_word("SOTA")
+    (False, False)
+    """
+    low = label.lower().replace(" ", "-")
+    return not name_like(label) and (low in GENERIC_HEADS or low in LIGHT_MODIFIERS)
 
 
 def _stop_word(word: str) -> bool:

@@ -66,6 +66,12 @@ def test_vague_curated_words_are_no_hubs(label):
     assert _decide([label], topical, origin="lexicon") == {label: True}
 
 
+def test_a_vague_curated_word_spaced_is_no_hub_either():
+    # the label a concept takes from its most used form may be "state of the art"
+    papers = [Paper(str(i), "Graph search", "Beats the state of the art.") for i in range(4)]
+    assert _decide(["state of the art"], papers, origin="lexicon") == {"state of the art": False}
+
+
 def test_common_word_is_a_concept_where_the_corpus_makes_it_a_topic():
     topic = [Paper(f"r{i}", f"Reasoning in model {i}", "Chain-of-thought reasoning helps.")
              for i in range(5)]
