@@ -29,6 +29,7 @@ matches (any tier).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -38,7 +39,7 @@ from kg.core.text import norm_key
 
 __all__ = [
     "SPLITS", "JudgedScores", "Verdict", "judge_paper", "judged_key", "judged_papers",
-    "score_judged", "select_split", "validate_judged", "with_context",
+    "occurs", "score_judged", "select_split", "text_keys", "validate_judged", "with_context",
 ]
 
 #: The judged set's splits: ``dev`` and ``dev2`` may be tuned on, ``test`` is held out
@@ -60,6 +61,31 @@ def judged_key(text: str) -> str:
     if len(words) > 1 and words[0] in _LEADING:
         words = words[1:]
     return "".join(words)
+
+
+def _word_keys(text: str) -> str:
+    """``norm_key`` of each word alone: no prefix joined to the next word."""
+    return " ".join(norm_key(w) for w in re.split(r"[^A-Za-z0-9]+", text) if w)
+
+
+def text_keys(text: str) -> tuple[str, str]:
+    """What :func:`occurs` looks a phrase up in: ``text``'s key whole and word by word.
+
+    ``norm_key`` joins some prefixes to their word ("multi-scale" → "multiscale"), so an
+    annotated "scale" is found only word by word.
+    """
+    return f" {norm_key(text)} ", f" {_word_keys(text)} "
+
+
+def occurs(form: str, keys: tuple[str, str]) -> bool:
+    """Whether an annotated phrase occurs in a text, given the text's :func:`text_keys`.
+
+    >>> keys = text_keys("A multi-scale Graph Transformer.")
+    >>> occurs("graph transformers", keys), occurs("scale", keys), occurs("graph scale", keys)
+    (True, True, False)
+    """
+    whole, words = keys
+    return f" {norm_key(form)} " in whole or f" {_word_keys(form)} " in words
 
 
 @dataclass(frozen=True)

@@ -11,24 +11,14 @@ accepted and generic: a violation stops the build with the paper id and the phra
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
+from extractors.judged import occurs, text_keys
 from kg.core.model import CONCEPT_TYPES
 from kg.core.text import norm_key
 
 HERE = Path(__file__).parent
-
-
-def _word_keys(text: str) -> str:
-    """``norm_key`` of each word alone: no prefix joined to the next word."""
-    return " ".join(norm_key(w) for w in re.split(r"[^A-Za-z0-9]+", text) if w)
-
-
-def _occurs(form: str, text: str, words: str) -> bool:
-    """Whether ``form`` occurs in a paper, given its ``text`` and ``words`` keys."""
-    return f" {norm_key(form)} " in text or f" {_word_keys(form)} " in words
 
 
 def parse(path: Path) -> dict[str, dict]:
@@ -71,30 +61,28 @@ def build(data: Path) -> list[dict]:
             with open(data / f"{corpus}.jsonl", encoding="utf-8") as f:
                 corpora[corpus] = {r["id"]: r for r in map(json.loads, f)}
         paper = corpora[corpus][pid]
-        full = paper["title"] + " " + paper["abstract"]
-        text = f" {norm_key(full)} "
-        # norm_key joins some prefixes to their word ("post-pandemic" -> "postpandemic"),
-        # so a phrase also occurs if it does word by word (as tests/test_judged.py checks)
-        words = f" {_word_keys(full)} "
+        # a phrase also occurs word by word: norm_key joins some prefixes to their word
+        # ("post-pandemic" -> "postpandemic")
+        keys = text_keys(paper["title"] + " " + paper["abstract"])
 
         b = blocks.pop(pid)
         accepted: set[str] = set()
         for e in b["key"] + b["accept"]:
             for form in [e["label"], *e["variants"]]:
                 k = norm_key(form)
-                if not _occurs(form, text, words):
+                if not occurs(form, keys):
                     errors.append(f"{pid}: {form!r} does not occur in the title or abstract")
                 if k in accepted and form == e["label"]:
                     errors.append(f"{pid}: {form!r} is annotated twice")
                 accepted.add(k)
         for form in b["generic"]:
-            if not _occurs(form, text, words):
+            if not occurs(form, keys):
                 errors.append(f"{pid}: generic {form!r} does not occur in the title or abstract")
             if norm_key(form) in accepted:
                 errors.append(f"{pid}: {form!r} is both accepted and generic")
         generic = list(dict.fromkeys(
             b["generic"] + [g for g in glob
-                            if _occurs(g, text, words) and norm_key(g) not in accepted]))
+                            if occurs(g, keys) and norm_key(g) not in accepted]))
         out.append({"id": pid, "corpus": corpus, "split": split, "title": paper["title"],
                     "abstract": paper["abstract"], "key": b["key"], "accept": b["accept"],
                     "generic": generic})
