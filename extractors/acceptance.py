@@ -393,10 +393,8 @@ class TermAcceptance:
         # too: a paper that says "public key" once alone and again in "user public key" says
         # it twice (C-value counts a term's nested occurrences)
         per_paper: Counter[tuple[str, str]] = Counter()
-        uses: Counter[str] = Counter()
         for m in mentions:
             papers[m.concept].add(m.paper)
-            uses[m.concept] += 1
             per_paper[(m.concept, m.paper)] += 1
             if m.field == "title":
                 titled.add(m.concept)
@@ -441,7 +439,8 @@ class TermAcceptance:
                                                     per_paper[(cid, p)] >= REPEATED
                                                     for p in papers[cid])),
                                             accepted_keys=accepted_keys,
-                                            said_once=uses[cid] <= 1)
+                                            said_once=sum(per_paper[(cid, p)]
+                                                          for p in papers[cid]) <= 1)
             if out[cid].accepted:
                 accepted_keys.add(norm_key(c.label))
         return out
