@@ -541,7 +541,8 @@ class TermAcceptance:
             return Decision(True, "central in its paper")
         return Decision(False, "one paper, no technical head")
 
-    def retype(self, concept: Concept, votes: Counter[str] | None) -> str:
+    def retype(self, concept: Concept, votes: Counter[str] | None,
+               stats: CorpusStats | None = None) -> str:
         """The type of an accepted model-only or acronym concept: a "dataset" must look like one.
 
         >>> TermAcceptance().retype(Concept("x", "anchored response", "dataset", origin="model"),
@@ -550,10 +551,22 @@ class TermAcceptance:
         >>> TermAcceptance().retype(Concept("x", "LLM safety", "dataset", origin="model"),
         ...                         Counter({"dataset": 2, "concept": 1}))
         'concept'
+
+        Data said by a property ("noisy data", "unlabeled data", "textual data") is a kind
+        of data, a concept; data said by what it holds or where it comes from ("training
+        data", "speech data") is a dataset. An adjective is told from a noun by the
+        corpus's use (it seldom ends a phrase: :meth:`CorpusStats.noun`), without the
+        corpus by its ending:
+
+        >>> [TermAcceptance().retype(Concept("x", t, "dataset", origin="model"), None)
+        ...  for t in ["unlabeled data", "textual data", "speech data"]]
+        ['concept', 'concept', 'dataset']
         """
         if concept.type != "dataset" or concept.origin not in ("model", "acronym"):
             return concept.type
         words = concept.label.split()
+        if len(words) >= 2 and norm_key(words[-1]) == "data" and _adjective(words[-2], stats):
+            return "concept"
         if name_like(words[-1]) or head_word(concept.label) in DATASET_HEADS:
             return "dataset"
         rest = [t for t, _ in sorted((votes or Counter()).items(), key=lambda kv: (-kv[1], kv[0]))
@@ -574,7 +587,7 @@ class TermAcceptance:
         ok = {cid for cid, d in decisions.items() if d.accepted}
         for cid in ok:
             c = concepts[cid]
-            c.type = self.retype(c, (votes or {}).get(cid))
+            c.type = self.retype(c, (votes or {}).get(cid), stats)
             if c.type == "concept" and decisions[cid].reason == _COINED_WORD:
                 c.type = "method"  # a word its authors coined names their system ("pyvene")
             c.broader = _accepted_broader(c, concepts, ok)
@@ -745,6 +758,22 @@ def _true_name(token: str) -> bool:
     """A name-like token that is more than Title Case ("GPT-4", "LoRA", not "Real-World")."""
     return name_like(token) and not all(p[:1].isupper() and p[1:].islower()
                                         for p in token.split("-") if p)
+
+
+def _adjective(word: str, stats: CorpusStats | None) -> bool:
+    """A modifier that is an adjective or participle ("noisy", "raw", "unlabeled",
+    "multi-source"): the corpus seldom ends a phrase with it, or without the corpus, its
+    ending says so ("textual", "synthesized").
+
+    >>> [_adjective(w, None) for w in ["textual", "unlabeled", "speech", "training"]]
+    [True, True, False, False]
+    """
+    w = word.lower()
+    if name_like(word) or w in NOUN_EXCEPTIONS:
+        return False
+    if stats is not None and stats.occurrences[norm_key(w)]:
+        return not stats.noun(norm_key(w))
+    return not word_shape_ok(w.rsplit("-", 1)[-1])
 
 
 def _noun_modifier(word: str) -> bool:
