@@ -52,10 +52,12 @@ from extractors.generic import (
     word_set,
 )
 from extractors.termhood import (
+    BURSTY,
     NOUN_EXCEPTIONS,
     CorpusStats,
     general_zipf,
     generic_name,
+    property_noun,
     word_shape_ok,
 )
 from kg.core.model import Concept, Mention
@@ -64,6 +66,7 @@ from kg.core.text import norm_key, plural
 __all__ = [
     "ADVERB",
     "DATASET_HEADS",
+    "DOMAIN",
     "Decision",
     "EVALUATIVE",
     "FINITE_VERBS",
@@ -123,6 +126,8 @@ small-scale stealthier significant substantial extensive improved enhanced
 _COINED_WORD = "coined word, central in its paper"
 #: The reason of an accepted one-word topic of the corpus (:func:`in_passing`).
 TOPIC = "corpus topic"
+#: The reason of an accepted domain word (:func:`in_passing`).
+DOMAIN = "domain word"
 
 #: Zipf frequency above which the stem of a word in -ing is an English verb (phish 2.7,
 #: encode 2.95, construct 4.0).
@@ -591,7 +596,7 @@ class TermAcceptance:
             if c.type == "concept" and decisions[cid].reason == _COINED_WORD:
                 c.type = "method"  # a word its authors coined names their system ("pyvene")
             c.broader = _accepted_broader(c, concepts, ok)
-        passing = in_passing(mentions, decisions)
+        passing = in_passing(mentions, decisions, concepts, stats)
         kept = [m for m in mentions if m.concept in ok
                 and not (passing and (m.paper, m.concept) in passing)]
         used = {m.concept for m in kept}
@@ -604,8 +609,9 @@ class TermAcceptance:
         return kept, {cid: concepts[cid] for cid in sorted(keep)}, decisions
 
 
-def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision]
-               ) -> set[tuple[str, str]]:
+def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision],
+               concepts: Mapping[str, Concept] | None = None,
+               stats: CorpusStats | None = None) -> set[tuple[str, str]]:
     """The (paper, concept) pairs where an accepted corpus topic is only named in passing:
     once, and not in the title.
 
@@ -618,8 +624,21 @@ def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision]
     ...       Mention("q", "t", "title", 0, 1, "x", "x", "model")]
     >>> sorted(in_passing(ms, {"t": Decision(True, TOPIC)}))
     [('p', 't')]
+
+    So is a domain word that the corpus does not repeat either (fewer than
+    :data:`~extractors.termhood.BURSTY` occurrences per paper that uses it): a topical
+    word comes back in the papers about it (Katz's burstiness), a word said once here and
+    once there ("implication", "computation", "plugin", "bottleneck") is the prose's,
+    where a paper does not name it again. A property ("anonymity", "connectivity") is a
+    concept however often it is said, as it is a concept whatever the span model voted.
     """
     topics = {cid for cid, d in decisions.items() if d.accepted and d.reason == TOPIC}
+    if concepts is not None and stats is not None:
+        for cid, d in decisions.items():
+            if d.accepted and d.reason == DOMAIN and cid in concepts:
+                k = norm_key(concepts[cid].label.lower())
+                if stats.occurrences[k] < BURSTY * stats.df[k] and not property_noun(k):
+                    topics.add(cid)
     if not topics:
         return set()
     n: Counter[tuple[str, str]] = Counter()
@@ -801,7 +820,7 @@ def _one_word(word: str, stats: CorpusStats) -> Decision:
         # alone either
         return Decision(False, "single common word")
     if stats.domain_word(w):
-        return Decision(True, "domain word")
+        return Decision(True, DOMAIN)
     return Decision(False, "single common word")
 
 

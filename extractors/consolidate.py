@@ -1636,7 +1636,8 @@ def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: Concept
         rejected.concepts.update({m.concept: registry.concepts[m.concept] for m in reported
                                   if m.concept not in accepted})
         rejected.mentions.extend(left_out)
+        # (an accepted concept every paper names only in passing is in no paper's links)
         rejected.concepts.update({cid: c for cid, c in concepts.items()
-                                  if not decisions[cid].accepted})
+                                  if not decisions[cid].accepted or cid not in accepted})
         rejected.decisions.update(decisions)
     return kept, accepted
