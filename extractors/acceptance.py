@@ -124,6 +124,12 @@ small-scale stealthier significant substantial extensive improved enhanced
 """)
 
 _COINED_WORD = "coined word, central in its paper"
+#: The reason of an acronym whose long form is no term but whose short form is a coined
+#: name ("allocating low-rank adaptation (ALoRA)"): the concept is the name.
+_NAMED_BY_SHORT = "coined short form"
+#: A coined name: an inner capital after a lower-case letter ("ALoRA", "DoTA"; not "WER",
+#: nor a plural "LLMs").
+_COINED_SHORT = re.compile(r"^(?=.*[a-z][A-Z])[A-Za-z][A-Za-z0-9\-]*$")
 #: The reason of an accepted one-word topic of the corpus (:func:`in_passing`).
 TOPIC = "corpus topic"
 #: The reason of an accepted domain word (:func:`in_passing`).
@@ -421,8 +427,10 @@ class TermAcceptance:
             c = concepts[cid]
             if c.origin == "acronym" and _bad_long_form(c.label, c.aliases):
                 # "we propose a ... (WER)", "state-of-the-art (SOTA)": a definition found,
-                # but its long form is no term
-                out[cid] = Decision(False, "acronym of no term")
+                # but its long form is no term; a coined short form ("allocating low-rank
+                # adaptation (ALoRA)") is a name all the same
+                out[cid] = Decision(True, _NAMED_BY_SHORT) if _coined_short(c) else \
+                    Decision(False, "acronym of no term")
             elif c.origin in TRUSTED_ORIGINS and _vague_word(c.label) and not (
                     stats and stats.topic_word(c.label)):
                 # "accuracy", "robustness", "state-of-the-art": everywhere, about nothing
@@ -595,6 +603,12 @@ class TermAcceptance:
             c.type = self.retype(c, (votes or {}).get(cid), stats)
             if c.type == "concept" and decisions[cid].reason == _COINED_WORD:
                 c.type = "method"  # a word its authors coined names their system ("pyvene")
+            if decisions[cid].reason == _NAMED_BY_SHORT:
+                # the name, not a clause, labels the concept
+                short = _coined_short(c)
+                if short and not any(o.label == short for o in concepts.values()):
+                    c.aliases = sorted({*c.aliases, c.label} - {short})
+                    c.label = short
             c.broader = _accepted_broader(c, concepts, ok)
         passing = in_passing(mentions, decisions, concepts, stats)
         kept = [m for m in mentions if m.concept in ok
@@ -646,6 +660,17 @@ def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision],
         if m.concept in topics:
             n[(m.paper, m.concept)] += 2 if m.field == "title" else 1
     return {k for k, c in n.items() if c < 2}
+
+
+def _coined_short(c: Concept) -> str | None:
+    """The coined short form among an acronym concept's aliases, if any ("ALoRA").
+
+    >>> _coined_short(Concept("x", "allocating low-rank adaptation", aliases=["ALoRA"]))
+    'ALoRA'
+    >>> _coined_short(Concept("x", "we propose a word error rate", aliases=["WER"])) is None
+    True
+    """
+    return next((a for a in sorted(c.aliases) if _COINED_SHORT.match(a)), None)
 
 
 def _verb_stem(word: str) -> bool:

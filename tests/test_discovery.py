@@ -232,13 +232,25 @@ def test_news_is_no_plural_of_new():
 @pytest.mark.parametrize("label, short, accepted", [
     ("referring expression comprehension", "REC", True),
     ("referring image segmentation", "RIS", True),
-    ("allocating low-rank adaptation", "AdaLoRA", False),  # a cut definition
+    ("allocating low-rank adaptation", "ALORA", False),  # a cut definition
 ])
 def test_acronym_long_form_opening_with_a_gerund_is_a_term_where_its_initials_spell_it(
         label, short, accepted):
     concepts = {"c": Concept("c", label, "task", aliases=[short], origin="acronym")}
     mentions = [Mention("p", "c", "abstract", 0, 1, "x", "x", "acronym")]
     assert TermAcceptance().decide(concepts, mentions)["c"].accepted is accepted
+
+
+def test_coined_short_form_of_a_long_form_that_is_no_term_is_the_concept():
+    # "an innovative approach we call allocating low-rank adaptation (ALoRA)": the long form
+    # found is no term, the coined short form is a name, and labels the concept
+    concepts = {"c": Concept("c", "allocating low-rank adaptation", "method",
+                             aliases=["ALoRA"], origin="acronym")}
+    mentions = [Mention("p", "c", "title", 0, 5, "ALoRA", "ALoRA", "acronym")]
+    kept, accepted, _ = TermAcceptance().apply(concepts, mentions)
+    assert accepted["c"].label == "ALoRA"
+    assert "allocating low-rank adaptation" in accepted["c"].aliases
+    assert kept == mentions
 
 
 def test_vague_head_term_its_paper_says_again_is_a_term():
