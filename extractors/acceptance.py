@@ -208,6 +208,9 @@ _POSSESSIVE = re.compile(r"(\S*?)\s?['\u2019]s\b")
 #: Endings of adjectives that never end a term ("LLM-based controllable", "syntactic
 #: information inherent"), and nouns with those endings all the same.
 _ADJECTIVE_END = re.compile(r"(?:able|ible|ous|ful|less|ent|ant)$")
+#: Comparatives end no term either: "times faster", "orders of magnitude smaller".
+_COMPARATIVES = word_set("""faster slower better worse larger smaller higher lower stronger
+weaker cheaper longer shorter""")
 _NOUNS_IN_ADJECTIVE_ENDINGS = NOUN_EXCEPTIONS | word_set("""
 variable table cable label agent gradient coefficient component student client patient
 content incident descent percent event intent extent parent talent current constituent
@@ -264,8 +267,8 @@ def malformed(form: str, *, max_words: int = 5,
 
     >>> [malformed(t) for t in ["mind's mirror", "LLM-based controllable",
     ...                         "tasks evaluating reasoning capability",
-    ...                         "reconstruction-/contrastive-based learning"]]
-    ['possessive', 'trailing adjective', 'clause', 'conjunction']
+    ...                         "reconstruction-/contrastive-based learning", "times faster"]]
+    ['possessive', 'trailing adjective', 'clause', 'conjunction', 'trailing adjective']
     >>> [malformed(t) for t in ["Cohen's kappa", "latent variable", "news recommending system"]]
     [None, None, None]
 
@@ -310,8 +313,8 @@ def malformed(form: str, *, max_words: int = 5,
         if not (owner[:1].isupper() and owner[1:].islower()):
             return "possessive"
     last = low[-1]
-    if last.isalpha() and not last.endswith("ment") and last not in _NOUNS_IN_ADJECTIVE_ENDINGS \
-            and _ADJECTIVE_END.search(last):
+    if (last.isalpha() and not last.endswith("ment") and last not in _NOUNS_IN_ADJECTIVE_ENDINGS
+            and _ADJECTIVE_END.search(last)) or (len(low) > 1 and last in _COMPARATIVES):
         return "trailing adjective"
     if any(w in _QUANTITIES for w in low) or _NUMBER.fullmatch(low[0]):
         return "quantity"
