@@ -33,7 +33,7 @@ import dataclasses
 import hashlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -122,7 +122,7 @@ class _Cand:
     type: str | None = None  # type voted by the model / pattern
 
 
-def resolve(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
+def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
             nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
             ) -> tuple[list[Mention], dict[str, Concept]]:
     """Mentions and the concepts they use (with broader ancestors), for the whole corpus.
@@ -141,23 +141,28 @@ def resolve(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistr
     types: dict[str, Counter[str]] = defaultdict(Counter) if votes is None else votes
     _assign_new_terms(cands, by_id, registry, types)
 
-    sents = {(ds.paper, ds.field): ds.sents for ds in found}
-    starts = {k: [a for a, _ in v] for k, v in sents.items()}
-    mentions, seen = [], set()
+    # the candidates come text by text, in the order of ``found``: each text's sentences
+    # are read once more (``found`` may be read from a file, one text at a time)
+    mentions = []
     pool: dict[str, str] = {}
-    for c in cands:
-        key = (c.paper, c.field, c.start, c.end)
-        if c.concept is None or key in seen:
-            continue
-        seen.add(key)
-        text = by_id[c.paper].text(c.field)
-        mentions.append(Mention(
-            paper=c.paper, concept=c.concept, field=c.field, start=c.start, end=c.end,
-            text=text[c.start:c.end], sentence=_sentence(text, sents[(c.paper, c.field)],
-                                                         c.start, c.end,
-                                                         starts[(c.paper, c.field)], pool),
-            extractor=c.extractor,
-        ))
+    k = 0
+    for ds in found:
+        seen: set[tuple[int, int]] = set()
+        starts = [a for a, _ in ds.sents]
+        text = by_id[ds.paper].text(ds.field)
+        while k < len(cands) and cands[k].paper == ds.paper and cands[k].field == ds.field:
+            c = cands[k]
+            k += 1
+            if c.concept is None or (c.start, c.end) in seen:
+                continue
+            seen.add((c.start, c.end))
+            mentions.append(Mention(
+                paper=c.paper, concept=c.concept, field=c.field, start=c.start, end=c.end,
+                text=text[c.start:c.end],
+                sentence=_sentence(text, ds.sents, c.start, c.end, starts, pool),
+                extractor=c.extractor,
+            ))
+    assert k == len(cands), "candidates out of the order of their texts"
     used = {m.concept for m in mentions}
     for cid in used:
         concept = registry.concepts[cid]
@@ -923,7 +928,7 @@ def _is_name_word(form: str) -> bool:
     return " " not in form and bool(_NAME_LIKE.search(form)) and not form.islower()
 
 
-def propagate(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Mention],
               concepts: dict[str, Concept], tokenizer, *, nested: str = "modifier",
               stats: CorpusStats | None = None, workers: Workers | None = None,
               pipeline: Callable[[], Language] | None = None) -> list[Mention]:
@@ -1290,7 +1295,7 @@ _ENGLISH_ZIPF = 2.5
 _GLUED_ZIPF = 3.3
 
 
-def _name_mentions(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Mention],
                    registry: ConceptRegistry, concepts: dict[str, Concept]) -> list[Mention]:
     """Mentions of name-shaped tokens no extractor marked ("mT5, mBART and NLLB-200"): a
     model, system or data set the span model left out is still a name the graph keeps.
@@ -1591,8 +1596,8 @@ def extend_cut_terms(mentions: list[Mention], concepts: dict[str, Concept],
     return sorted_mentions(out) if changed else out
 
 
-def resolve_corpus(found: list[DocSpans], papers: list[Paper], registry: ConceptRegistry, tokenizer,
-                   *, nested: str = "modifier", propagate_terms: bool = True,
+def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptRegistry,
+                   tokenizer, *, nested: str = "modifier", propagate_terms: bool = True,
                    acceptance=None, rejected=None, stats: CorpusStats | None = None,
                    workers: Workers | None = None,
                    pipeline: Callable[[], Language] | None = None,

@@ -18,7 +18,7 @@ import hashlib
 import os
 import socket
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +39,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.relation_model import RelationModel, load_relation_model
 from extractors.relations import find_relations, sorted_relations
+from extractors.span_file import SpanFile
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
@@ -463,6 +464,7 @@ def extract_corpus(
     workers: int | None = None,
     scheduler: str | None = None,
     cache: dict[str, TextRecord] | None = None,
+    cache_to: Path | None = None,
     nested: str = "modifier",
     propagate_terms: bool = True,
     acceptance: TermAcceptance | None = DEFAULT_ACCEPTANCE,
@@ -502,6 +504,11 @@ def extract_corpus(
         model, the sentencizer and the patterns (incremental builds). Everything
         corpus-level (acronyms, concept registry, matching, resolution, propagation) is
         redone, so the result equals an extraction without a cache.
+    cache_to : Path, optional
+        With ``cache``: write the updated cache into this folder
+        (:func:`~extractors.text_cache.write`) as soon as every text is extracted, reading
+        the new records back from the texts' span file one at a time, and empty ``cache``
+        (instead of holding every new record until the caller writes it).
     nested : {"modifier", "all", "none"}
         Lexicon terms inside a longer model term: keep those that are not its head
         ("deep RL" in "deep RL agents"), all, or none (SciERC never nests terms).
@@ -557,7 +564,7 @@ def extract_corpus(
     try:
         with Workers(workers, scheduler) as pool:
             return _extract_with(pool, papers, registry, nlp, spec if pool.parallel else None,
-                                 texts, records, keys, cache, progress=progress,
+                                 texts, records, keys, cache, cache_to, progress=progress,
                                  batch_size=batch_size, nested=nested,
                                  propagate_terms=propagate_terms, acceptance=acceptance,
                                  rejected=rejected, relation_model=model,
@@ -569,14 +576,35 @@ def extract_corpus(
 def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                   nlp: Language, spec: PipelineSpec | None, texts: list,
                   records: dict[int, TextRecord], keys: list[str],
-                  cache: dict[str, TextRecord] | None, *, progress: bool, batch_size: int,
+                  cache: dict[str, TextRecord] | None, cache_to: Path | None, *,
+                  progress: bool, batch_size: int,
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
                   rejected: Rejected | None, relation_model: RelationModel | None,
                   relation_patterns: bool, early: tuple[RelationModel, bool] | None,
                   ) -> KnowledgeGraph:
     """:func:`extract_corpus` once its pipeline is built and its workers are running;
     ``early``: relations found with the extraction (:func:`_relations_with_extraction`)."""
-    spans: dict[int, DocSpans] = {}
+    # every text's spans go to a temporary file as they come, and consolidation's passes
+    # read them back one text at a time: held here, they were the largest thing this
+    # process kept per paper (~10 KB)
+    with SpanFile(len(texts)) as spans:
+        return _consolidate(workers, papers, registry, nlp, spec, texts, records, keys, cache,
+                            cache_to, spans, progress=progress, batch_size=batch_size,
+                            nested=nested, propagate_terms=propagate_terms, acceptance=acceptance,
+                            rejected=rejected, relation_model=relation_model,
+                            relation_patterns=relation_patterns, early=early)
+
+
+def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
+                 nlp: Language, spec: PipelineSpec | None, texts: list,
+                 records: dict[int, TextRecord], keys: list[str],
+                 cache: dict[str, TextRecord] | None, cache_to: Path | None,
+                 spans: SpanFile, *, progress: bool,
+                 batch_size: int, nested: str, propagate_terms: bool,
+                 acceptance: TermAcceptance | None, rejected: Rejected | None,
+                 relation_model: RelationModel | None, relation_patterns: bool,
+                 early: tuple[RelationModel, bool] | None) -> KnowledgeGraph:
+    """:func:`_extract_with`, the texts' spans kept in ``spans``."""
     related: dict[tuple[str, str], list[Relation]] = {}
     bar = None
     if progress:
@@ -584,6 +612,7 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     stats = None
+    stored: dict[str, int] = {}  # cache_to: new records read back from the span file
     for i, ds, record, found_relations in _extract(workers, nlp, spec, texts, records,
                                                    batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
@@ -591,8 +620,11 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
         if record is None and i not in records and not texts[i][1][2]:
             record = spans_record(ds)  # a fresh text at offset 0 (_run_chunk)
         if keys and cache is not None and record is not None:
-            cache[keys[i]] = record
-        spans[i] = ds
+            if cache_to is not None and not texts[i][1][2]:
+                stored[keys[i]] = i  # the record is piece i's spans (spans_record)
+            else:
+                cache[keys[i]] = record
+        spans.put(i, ds)
         if found_relations is not None:
             related[(ds.paper, ds.field)] = found_relations
         if bar is not None:
@@ -603,37 +635,62 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
     if keys and cache is not None:  # forget texts that are gone
         for k in set(cache) - set(keys):
             del cache[k]
-    found: dict[tuple[str, str], DocSpans] = {}
+    if cache is not None and cache_to is not None:
+        text_cache.write(cache_to, _CacheRecords(cache, stored, spans))
+        cache.clear()  # the kept records are not needed any more: only the spans are
+        records.clear()
+    # each field's pieces (a huge field comes in several, one after another)
+    ranges: list[tuple[int, int]] = []
+    fields: list[tuple[str, str]] = []
     for i, (_text, (pid, field, _offset)) in enumerate(texts):
-        ds = spans[i]
-        if (pid, field) in found:  # a later chunk of a huge field
-            prev = found[(pid, field)]
-            # new lists, not extend: the first piece's lists are its cached record's
-            # (record_spans), which must keep that piece alone
-            for name in ("sents", "lexicon", "model", "coined"):
-                setattr(prev, name, [*getattr(prev, name), *getattr(ds, name)])
-            prev.tokens = np.concatenate([prev.tokens, ds.tokens])
+        if fields and fields[-1] == (pid, field):
+            ranges[-1] = (ranges[-1][0], i + 1)
         else:
-            found[(pid, field)] = ds
-    rest = [ds for key, ds in found.items() if key not in related]  # huge fields, or all
-    if not rest and workers.scheduler is None:
+            fields.append((pid, field))
+            ranges.append((i, i + 1))
+    found = spans.texts(ranges)
+    # huge fields, or all
+    rest = found.subset([k for k, key in enumerate(fields) if key not in related])
+    if not len(rest) and workers.scheduler is None:
         # Local workers each hold a pipeline and would build propagation's matchers again
         # (~0.4 GB each at 5,000 papers): ended here, propagation runs in this process
         workers.close()
     mentions, concepts = resolve_corpus(
-        list(found.values()), papers, registry, nlp.tokenizer, nested=nested,
+        found, papers, registry, nlp.tokenizer, nested=nested,
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
         stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
     relations = corpus_relations(rest, papers, mentions, concepts, model=relation_model,
-                                 patterns=relation_patterns, workers=workers) if rest else []
+                                 patterns=relation_patterns, workers=workers) if len(rest) else []
     if related:
         relations = sorted_relations([*relations, *(r for rs in related.values() for r in rs)])
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 
 
-def corpus_relations(found: list[DocSpans], papers: list[Paper], mentions: list[Mention],
+class _CacheRecords(Mapping[str, TextRecord]):
+    """The records of an updated text cache: those ``kept`` in memory, and the new ones of
+    texts at offset 0, read back from their spans in the span file (``stored``: key →
+    piece) when asked for."""
+
+    def __init__(self, kept: dict[str, TextRecord], stored: dict[str, int],
+                 spans: SpanFile) -> None:
+        self._kept, self._stored, self._spans = kept, stored, spans
+
+    def __getitem__(self, key: str) -> TextRecord:
+        if key in self._stored:
+            return spans_record(self._spans.get(self._stored[key]))
+        return self._kept[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._stored
+        yield from (k for k in self._kept if k not in self._stored)
+
+    def __len__(self) -> int:
+        return len(self._stored) + sum(k not in self._stored for k in self._kept)
+
+
+def corpus_relations(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Mention],
                      concepts: dict[str, Concept], *, model: RelationModel | None = None,
                      patterns: bool = True, workers: Workers | None = None) -> list[Relation]:
     """The relations of every text (:func:`~extractors.relations.find_relations`), sorted.

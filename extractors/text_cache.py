@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -79,16 +80,30 @@ def _digest(key: str, record: TextRecord) -> str:
     return digest.hexdigest()
 
 
-def write(out: Path, records: dict[str, TextRecord]) -> None:
-    """Keep ``records`` in ``out`` (sorted by key, so the files are deterministic)."""
-    texts, arrays, start = {}, [], 0
-    for key in sorted(records):
-        r = records[key]
-        texts[key] = [r.model, r.sents, r.coined, start, start + len(r.tokens), _digest(key, r)]
-        arrays.append(r.tokens)
-        start += len(r.tokens)
-    tokens = np.concatenate(arrays).astype(np.int32) if arrays else np.zeros((0, 2), np.int32)
+def write(out: Path, records: Mapping[str, TextRecord]) -> None:
+    """Keep ``records`` in ``out`` (sorted by key, so the files are deterministic).
+
+    Written one record at a time (``records`` may read each one from a file when asked
+    for it, as extraction's :class:`~extractors.span_file.SpanFile` does): nothing of the
+    whole cache is held at once, neither its JSON nor its token array.
+    """
+    keys = sorted(records)
+    rows = [len(records[key].tokens) for key in keys]
     with open(out / TOKENS, "wb") as f:
-        np.save(f, tokens, allow_pickle=False)
-    (out / CACHE).write_text(json.dumps({"version": VERSION, "texts": texts},
-                                        separators=(",", ":")), encoding="utf-8")
+        # the header np.save writes for the whole array, then each record's rows
+        np.lib.format.write_array_header_1_0(f, {
+            "descr": np.lib.format.dtype_to_descr(np.dtype(np.int32)),
+            "fortran_order": False, "shape": (sum(rows), 2)})
+        for key in keys:
+            f.write(np.ascontiguousarray(records[key].tokens, dtype=np.int32).tobytes())
+    with open(out / CACHE, "w", encoding="utf-8") as f:
+        # the bytes of json.dumps({"version": VERSION, "texts": {...}}), a text at a time
+        f.write(f'{{"version":{json.dumps(VERSION)},"texts":{{')
+        start = 0
+        for n, (key, length) in enumerate(zip(keys, rows, strict=True)):
+            r = records[key]
+            entry = [r.model, r.sents, r.coined, start, start + length, _digest(key, r)]
+            f.write(("," if n else "") + json.dumps(key) + ":"
+                    + json.dumps(entry, separators=(",", ":")))
+            start += length
+        f.write("}}")

@@ -226,12 +226,12 @@ def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str
     from extractors.relation_links import link_graph
 
     cache = text_cache.read(out) if incremental else None
+    # the updated cache is written into tmp by extraction itself (it does not go through
+    # the spill file), as soon as every text is extracted
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
-                           workers=workers, scheduler=scheduler)
+                           cache_to=tmp if cache is not None else None, workers=workers,
+                           scheduler=scheduler)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
-    if cache is not None:  # written here: it does not go through the spill file
-        text_cache.write(tmp, cache)
-        cache.clear()
     return graph
 
 

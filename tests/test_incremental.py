@@ -168,3 +168,27 @@ def test_a_field_in_pieces_leaves_the_cached_records_as_extracted(paragraphs):
     assert {k: (list(r.sents), list(r.model), list(r.coined), r.tokens.tolist())
             for k, r in cache.items()} == kept
     assert pipeline.extract_corpus(corpus, workers=1) == first
+
+
+def test_a_cache_written_by_extraction_is_the_cache_it_kept(paragraphs, tmp_path):
+    # with cache_to, extraction writes the updated cache itself, the new records read back
+    # from its span file (extractors.span_file): the same files as writing the records it
+    # keeps in memory otherwise, and the same graph; from no cache, then over a kept one
+    from extractors import text_cache
+    from kg.core.layout import TOKENS
+    from kg.core.model import Paper
+
+    long = Paper("long", "Long", " ".join(paragraphs * 5))
+    corpus = [long, *(Paper(f"p{i}", f"T{i}", p) for i, p in enumerate(paragraphs[:4]))]
+    changed = [*corpus[1:], Paper("new", "New", paragraphs[5])]
+    for step, papers in enumerate((corpus, changed)):
+        cache = text_cache.read(tmp_path / "expected0") if step else {}
+        written, expected = tmp_path / f"written{step}", tmp_path / f"expected{step}"
+        written.mkdir()
+        expected.mkdir()
+        graph = pipeline.extract_corpus(papers, cache=dict(cache), cache_to=written, workers=1)
+        assert graph == pipeline.extract_corpus(papers, cache=cache, workers=1)  # in memory
+        text_cache.write(expected, cache)
+        for name in (CACHE, TOKENS):
+            assert (written / name).read_bytes() == (expected / name).read_bytes()
+    assert graph == pipeline.extract_corpus(changed, workers=1)
