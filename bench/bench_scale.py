@@ -88,11 +88,15 @@ def instrument() -> None:
     import kg.build as build
     import visualizations.views as views
     from kg.core.model import KnowledgeGraph
+    from kg.stores.spill import Spill
 
     build.read_corpus = _marked("read", build.read_corpus)
     build.write_rdf = _marked("write graph.ttl + store", build.write_rdf)
     build.write_model_index = _marked("write model.sqlite", build.write_model_index)
     KnowledgeGraph.save = _marked("write model.json", KnowledgeGraph.save)
+    # a build streams the model from its spill file (kg.stores.spill) to these two
+    Spill.write_index = _marked("write model.sqlite", Spill.write_index)
+    Spill.write_json = _marked("write model.json", Spill.write_json)
     views.default_page = _marked("page", views.default_page)
     pipeline.build_registry = _marked("lexicon + acronyms", pipeline.build_registry)
     pipeline.make_pipeline = _marked("load spaCy pipeline", pipeline.make_pipeline)

@@ -19,47 +19,72 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
+from typing import BinaryIO
 
 from extractors import text_cache
 from kg.core.collect import fewer_collections, release_free_memory
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
-from kg.core.model import KnowledgeGraph, dump_rows, load_rows
+from kg.core.model import KnowledgeGraph
 from kg.core.processes import file_mode_mask, kill_and_reap, pid_alive, run_apart
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
 from kg.stores.model_index import write_model_index
-from kg.stores.out import loads_in_background, write_manifest, write_rdf
+from kg.stores.out import load_model, loads_in_background, write_manifest, write_rdf
+from kg.stores.spill import Spill, dump_spill, load_spill
 
 __all__ = ["BuildResult", "build"]
 
 
 @dataclass
 class BuildResult:
-    """What a build produced."""
+    """What a build produced.
+
+    The build does not hold the model it wrote (its writers stream it from disk):
+    :attr:`graph` reads it from ``out`` when first asked for. ``report`` is what reading
+    the inputs found (skipped records, duplicates, warnings); its papers are the model's
+    (``result.graph.papers``), not kept twice.
+    """
 
     out: Path
-    graph: KnowledgeGraph
     report: ReadReport
     triples: int
     links: int
+    #: papers, concepts, mentions, paper–concept links and relation edges of the model
+    counts: dict[str, int]
+
+    @cached_property
+    def graph(self) -> KnowledgeGraph:
+        """The model built, read from ``out`` (:func:`kg.stores.out.load_model`)."""
+        return load_model(self.out)
 
     def summary(self) -> dict:
         """Counts for the one-line summary and ``manifest.json``."""
-        kg = self.graph
+        c = self.counts
         return {
-            "papers": len(kg.papers),
-            "concepts": len(kg.concepts),
-            "mentions": len(kg.mentions),
-            "paper_concept_links": sum(len(c) for c in kg.paper_concepts.values()),
+            "papers": c["papers"],
+            "concepts": c["concepts"],
+            "mentions": c["mentions"],
+            "paper_concept_links": c["paper_concept_links"],
             "paper_paper_links": self.links,
-            "relations": len(kg.relation_edges),
+            "relations": c["relations"],
             "triples": self.triples,
             "skipped_records": len(self.report.skipped),
             "duplicate_records": self.report.duplicates,
         }
+
+
+def _counts(model: KnowledgeGraph | Spill) -> dict[str, int]:
+    """The model's totals for :class:`BuildResult`."""
+    if isinstance(model, Spill):
+        return {k: model.meta[k] for k in ("papers", "concepts", "mentions",
+                                           "paper_concept_links", "relations")}
+    return {"papers": len(model.papers), "concepts": len(model.concepts),
+            "mentions": len(model.mentions),
+            "paper_concept_links": sum(len(c) for c in model.paper_concepts.values()),
+            "relations": len(model.relation_edges)}
 
 
 def _check_out(out: Path) -> None:
@@ -148,16 +173,14 @@ def _swap_in(tmp: Path, out: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_files(graph: KnowledgeGraph, out: Path, *, page: bool) -> None:
-    """``model.json``, ``model.sqlite`` and the page (if ``page``)."""
-    graph.save(out / MODEL)
-    write_model_index(graph, out / MODEL_DB)
-    if page:
-        # pyvis and networkx (~0.4 s): imported by the forked child while the parent writes
-        # the RDF, and not at all without a page
-        from visualizations.views import default_page
-
-        default_page(graph, out / PAGE)
+def _write_files(model: KnowledgeGraph | Spill, out: Path) -> None:
+    """``model.json`` and ``model.sqlite``."""
+    if isinstance(model, Spill):
+        model.write_json(out / MODEL)
+        model.write_index(out / MODEL_DB)
+    else:
+        model.save(out / MODEL)
+        write_model_index(model, out / MODEL_DB)
 
 
 def _fork(work: Callable[[], object]) -> int | None:
@@ -217,13 +240,18 @@ _SPILL = ".model.pickle"
 
 def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str | Path],
              progress: bool, incremental: bool, workers: int | None, scheduler: str | None,
-             ) -> KnowledgeGraph:
-    """The model of ``report``'s papers; with ``incremental``, the text cache of ``out``
-    is used and the new one written into ``tmp``."""
+             page: bool) -> tuple[KnowledgeGraph, int]:
+    """The model of ``report``'s papers and its paper–paper link count; with
+    ``incremental``, the text cache of ``out`` is used and the new one written into
+    ``tmp``; with ``page``, ``graph.html`` is written into ``tmp``.
+
+    The page and the link count are made here, where the whole model is (the extraction
+    process): the build's own process then only streams the model to its files."""
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once
     from extractors.pipeline import extract_corpus
     from extractors.relation_links import link_graph
+    from kg.stores.graph import paper_link_count
 
     cache = text_cache.read(out) if incremental else None
     # the updated cache is written into tmp by extraction itself (it does not go through
@@ -232,7 +260,20 @@ def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str
                            cache_to=tmp if cache is not None else None, workers=workers,
                            scheduler=scheduler)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
-    return graph
+    if page:
+        from visualizations.views import default_page
+
+        try:
+            default_page(graph, tmp / PAGE)
+        except OSError as e:  # as the other outputs' errors (build)
+            raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))
+                              ) from None
+    return graph, paper_link_count(graph)
+
+
+def _dump(extracted: tuple[KnowledgeGraph, int], file: BinaryIO) -> None:
+    graph, links = extracted
+    dump_spill(graph, file, links=links)
 
 
 @fewer_collections()
@@ -307,39 +348,47 @@ def build(
         # through a file once the child has ended: what they held on the way (spans,
         # candidates, partly used memory pools) is then the system's again, before the
         # writers and the store's loader take their share
-        graph = run_apart(partial(_extract, report, out, tmp, lexicons=lexicons,
-                                  progress=progress, incremental=incremental,
-                                  workers=workers, scheduler=scheduler),
-                          spill=tmp / _SPILL, dump=dump_rows, load=load_rows)
+        got = run_apart(partial(_extract, report, out, tmp, lexicons=lexicons,
+                                progress=progress, incremental=incremental,
+                                workers=workers, scheduler=scheduler, page=page),
+                        spill=tmp / _SPILL, dump=_dump, load=load_spill)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    # the papers once, not the reader's and the model's copies
-    report.papers = list(graph.papers.values())
-    from kg.stores.graph import paper_link_count
+    model: KnowledgeGraph | Spill
+    if isinstance(got, tuple):  # extracted in this process (no fork here)
+        model, links = got
+    elif isinstance(got, Spill):
+        model, links = got, got.meta["paper_paper_links"]
+    else:  # a model that cannot be streamed comes back whole
+        from kg.stores.graph import paper_link_count
+
+        model, links = got, paper_link_count(got)
+    # the papers are the model's now: not held here besides (result.graph has them)
+    report.papers = []
     try:
         os.chmod(tmp, 0o777 & ~file_mode_mask())  # mkdtemp's 0700 would leave OUT private
         if progress:
-            print(f"kg: writing {MODEL}, {TURTLE}, {STORE}/" + (f" and {PAGE}" if page else ""),
-                  file=sys.stderr, flush=True)
+            print(f"kg: writing {MODEL}, {TURTLE}, {STORE}/", file=sys.stderr, flush=True)
         previous = out if incremental and out.is_dir() else None
         # what extraction and consolidation needed besides the model: back to the system
         # before the writers and the store's loader take their share
         release_free_memory()
-        # model.json and the page are written while the store loads in a thread of its own
-        # (Python is free then), or else by a forked child on the other core while RDF is
-        # written
-        files = partial(_write_files, graph, tmp, page=page)
+        counts = _counts(model)
+        # model.json and model.sqlite are written while the store loads in a thread of its
+        # own (Python is free then), or else by a forked child on the other core while RDF
+        # is written
+        files = partial(_write_files, model, tmp)
         meanwhile = files if loads_in_background(previous) else None
         child = None if meanwhile is not None else _fork(files)
         bar = None
         if progress:  # graph.ttl paper by paper: the store loads at its pace (the long part)
             from tqdm import tqdm
 
-            bar = tqdm(total=len(graph.papers), unit="paper", desc="writing graph.ttl",
+            bar = tqdm(total=counts["papers"], unit="paper", desc="writing graph.ttl",
                        leave=False)
         try:
-            n_triples = write_rdf(graph, tmp, previous=previous, meanwhile=meanwhile,
+            n_triples = write_rdf(model, tmp, previous=previous, meanwhile=meanwhile,
                                   each=None if bar is None else bar.update)
         except BaseException:
             _stop(child)  # its files go with the temporary folder: no need to wait for it
@@ -350,8 +399,9 @@ def build(
         child_ok = _wait(child)
         if not child_ok:
             files()  # again here, to raise its error in this process
-        links = paper_link_count(graph)
-        result = BuildResult(out, graph, report, n_triples, links)
+        if isinstance(model, Spill):
+            model.close()
+        result = BuildResult(out, report, n_triples, links, counts)
         write_manifest(tmp, {"kg_version": __version__, "counts": result.summary()})
         _check_out(out)  # it may have changed while we were extracting
         _swap_in(tmp, out)

@@ -23,7 +23,7 @@ import json
 import math
 import pickle
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
@@ -36,7 +36,8 @@ from kg.core.text import acronym_key, norm_key
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
-    "concept_index", "dump_rows", "edge_key", "load_rows", "sorted_mentions", "sorted_relations",
+    "concept_index", "dump_rows", "edge_key", "idf", "load_rows", "sorted_mentions",
+    "sorted_relations", "write_json_sections",
 ]
 
 CONCEPT_TYPES = ("method", "task", "dataset", "metric", "concept")
@@ -266,8 +267,7 @@ class KnowledgeGraph:
 
     def idf(self, concept_id: str) -> float:
         """Inverse document frequency ``log(N / df)``: rare concepts weigh more."""
-        df = len(self.concept_papers.get(concept_id, ()))
-        return math.log(len(self.papers) / df) if df else 0.0
+        return idf(len(self.papers), len(self.concept_papers.get(concept_id, ())))
 
     # -- persistence --------------------------------------------------------
     def _sections(self) -> dict[str, Iterator[dict]]:
@@ -316,25 +316,32 @@ class KnowledgeGraph:
         ...                                 separators=(",", ":")).encode()
         True
         """
-        dump = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
-        with path.open("w", encoding="utf-8") as f:
-            for n, (key, items) in enumerate(sorted(self._sections().items())):
-                f.write(("{" if n == 0 else "],") + dump(key) + ":[")
-                chunk: list[str] = []
-                first = True
-                for item in items:
-                    chunk.append(dump(item))
-                    if len(chunk) == 4096:
-                        f.write(("" if first else ",") + ",".join(chunk))
-                        chunk, first = [], False
-                if chunk:
-                    f.write(("" if first else ",") + ",".join(chunk))
-            f.write("]}")
+        write_json_sections(path, self._sections())
 
     @classmethod
     def load(cls, path: Path) -> KnowledgeGraph:
         """Read a model written by :meth:`save`."""
         return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def write_json_sections(path: Path, sections: Mapping[str, Iterable[dict]]) -> None:
+    """Write ``{name: [item, ...], ...}`` as :meth:`KnowledgeGraph.save` does (keys sorted,
+    compact), each section made item by item as it is written: ``model.json`` from a
+    model, or from rows streamed off disk (:mod:`kg.stores.spill`)."""
+    dump = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
+    with path.open("w", encoding="utf-8") as f:
+        for n, (key, items) in enumerate(sorted(sections.items())):
+            f.write(("{" if n == 0 else "],") + dump(key) + ":[")
+            chunk: list[str] = []
+            first = True
+            for item in items:
+                chunk.append(dump(item))
+                if len(chunk) == 4096:
+                    f.write(("" if first else ",") + ",".join(chunk))
+                    chunk, first = [], False
+            if chunk:
+                f.write(("" if first else ",") + ",".join(chunk))
+        f.write("]}")
 
 
 #: Rows per pickled piece of :func:`dump_rows`: pickle's memo (an entry per object) holds
@@ -436,6 +443,15 @@ def _share_strings(items: list, names: tuple[str, ...]) -> None:
                 shared = share(value, value)
                 if shared is not value:
                     object.__setattr__(item, name, shared)
+
+
+def idf(n_papers: int, df: int) -> float:
+    """``log(n_papers / df)``, 0 for a concept no paper mentions (``df`` 0).
+
+    >>> round(idf(100, 10), 4), idf(100, 0)
+    (2.3026, 0.0)
+    """
+    return math.log(n_papers / df) if df else 0.0
 
 
 def concept_index(concepts: dict[str, Concept]) -> dict[str, str]:

@@ -64,12 +64,13 @@ from kg.core.model import (
     Mention,
     Paper,
     Relation,
+    RelationEdge,
     Salience,
     concept_index,
 )
 
 __all__ = ["FORMAT", "QUESTION_FORMATS", "concept_from_row", "index_damaged",
-           "open_model_index", "read_model", "write_model_index"]
+           "open_model_index", "read_model", "write_model_index", "write_model_index_parts"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
 FORMAT = 5
@@ -212,6 +213,122 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
         "mentions": len(kg.mentions), "whole": int(_whole(kg))}.items()))
+
+
+#: The per-paper tables, filled in a scratch database first when the model is streamed
+#: (:func:`write_model_index_parts`): each is then copied whole, in key order, so that the
+#: file's pages are laid out table after table as :func:`write_model_index` lays them.
+_STAGED = ("sentences", "mentions", "statements", "links", "paper_relations")
+
+
+def write_model_index_parts(path: str | Path, papers: Iterable[Paper],
+                            concepts: dict[str, Concept], parts: Iterable[KnowledgeGraph],
+                            edges: Iterable[RelationEdge], *, n_papers: int,
+                            n_mentions: int) -> None:
+    """:func:`write_model_index` of a model given in parts, never held whole.
+
+    ``papers`` in the model's order; ``parts`` are models of a few papers each, with every
+    concept and their papers' saliences, their papers in id order from one part to the
+    next (:meth:`kg.stores.spill.Spill.parts`); ``edges`` the relation edges in key order.
+    The model must be *whole* (:func:`read_model` gives it back). The file's bytes are
+    those :func:`write_model_index` writes for the same model: the per-paper tables go
+    through a scratch database beside ``path`` (removed after) and are copied in key order.
+    """
+    path = Path(path)
+    scratch = path.with_name(path.name + ".scratch")
+    path.unlink(missing_ok=True)
+    scratch.unlink(missing_ok=True)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA journal_mode = OFF")
+        con.execute("PRAGMA synchronous = OFF")
+        con.executescript(_SCHEMA)
+        con.execute("ATTACH DATABASE ? AS scratch", (str(scratch),))
+        con.execute("PRAGMA scratch.journal_mode = OFF")
+        con.execute("PRAGMA scratch.synchronous = OFF")
+        for statement in _SCHEMA.split(";"):
+            name = statement.split("(")[0].split()[-1] if "CREATE TABLE" in statement else ""
+            if name in _STAGED:
+                con.execute(statement.replace(f"CREATE TABLE {name} ",
+                                              f"CREATE TABLE scratch.{name} "))
+        con.execute("BEGIN")
+        _fill_parts(con, papers, concepts, parts, edges, n_papers=n_papers,
+                    n_mentions=n_mentions)
+        for statement in _INDEXES.strip().splitlines():
+            con.execute(statement)
+        con.execute("COMMIT")
+        con.execute("DETACH DATABASE scratch")
+    finally:
+        con.close()
+        scratch.unlink(missing_ok=True)
+
+
+def _fill_parts(con: sqlite3.Connection, papers: Iterable[Paper], concepts: dict[str, Concept],
+                parts: Iterable[KnowledgeGraph], edges: Iterable[RelationEdge], *,
+                n_papers: int, n_mentions: int) -> None:
+    """:func:`_fill` of a model in parts: the same rows, in the same order per table."""
+    con.executemany("INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    ((i, p.id, p.title, p.abstract, p.year, p.venue, p.url, _json(p.keywords),
+                      int(p.title_derived), p.source)
+                     for i, p in enumerate(papers)))
+    con.executemany("INSERT INTO concepts VALUES (?, ?, ?)",
+                    ((i, c.id, _json(_concept_fields(c)))
+                     for i, c in enumerate(concepts.values())))
+    for kg in parts:
+        by_paper = kg.mentions_by_paper
+        said = _by_paper(kg.relations)
+        salience = kg.salience
+        sentences: list[tuple] = []
+        mentions: list[tuple] = []
+        statements: list[tuple] = []
+        links: list[tuple] = []
+        for pid in sorted(by_paper.keys() | said.keys()):
+            n: dict[str, int] = {}
+            for item in (*by_paper.get(pid, ()), *said.get(pid, ())):
+                n.setdefault(item.sentence, len(n))
+            sentences.extend((pid, k, sentence) for sentence, k in n.items())
+            linked: dict[str, list[int]] = {}
+            for i, m in enumerate(by_paper.get(pid, ())):
+                title = int(m.field == "title")
+                mentions.append((pid, i, m.concept, title, n[m.sentence], m.start, m.end,
+                                 m.text, m.extractor, m.score))
+                link = linked.get(m.concept)
+                if link is None:
+                    linked[m.concept] = [1, i, title, n[m.sentence]]
+                else:
+                    link[0] += 1
+                    link[2] |= title
+            statements.extend(
+                (pid, i, r.type, int(r.field == "title"), r.head_start, r.head_end,
+                 r.head_text, r.tail_start, r.tail_end, r.tail_text, n[r.sentence],
+                 r.extractor, r.score, r.head_concept, r.tail_concept)
+                for i, r in enumerate(said.get(pid, ())))
+            links.extend((c, pid, *link, salience[(pid, c)].score, int(salience[(pid, c)].about))
+                         for c, link in linked.items())
+        con.executemany("INSERT INTO scratch.sentences VALUES (?, ?, ?)", sentences)
+        con.executemany("INSERT INTO scratch.mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        mentions)
+        con.executemany("INSERT INTO scratch.statements VALUES "
+                        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", statements)
+        con.executemany("INSERT INTO scratch.links VALUES (?, ?, ?, ?, ?, ?, ?, ?)", links)
+    # each table's rows in key order (the scan of its b-tree), inserted one by one: the
+    # "WHERE 1" keeps SQLite from copying the b-tree's cells as they are, which lays the
+    # pages out otherwise than row inserts
+    for table in _STAGED[:4]:
+        con.execute(f"INSERT INTO main.{table} SELECT * FROM scratch.{table} WHERE 1")  # noqa: S608
+    for e in edges:
+        key = (e.type, e.head, e.tail)
+        con.execute("INSERT INTO relations VALUES (?, ?, ?, ?, ?)", (
+            *key, e.count, json.dumps(e.evidence, ensure_ascii=False, separators=(",", ":"))))
+        con.executemany("INSERT INTO scratch.paper_relations VALUES (?, ?, ?, ?)",
+                        [(p, *key) for p in e.evidence])
+    con.execute("INSERT INTO main.paper_relations SELECT * FROM scratch.paper_relations WHERE 1")
+    con.executemany("INSERT INTO hierarchy VALUES (?, ?)", sorted(
+        {(b, cid) for cid, c in concepts.items() for b in c.broader}))
+    con.executemany("INSERT INTO names VALUES (?, ?)", sorted(concept_index(concepts).items()))
+    con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
+        "format": FORMAT, "papers": n_papers, "concepts": len(concepts),
+        "mentions": n_mentions, "whole": 1}.items()))
 
 
 def _json(value: object) -> str:

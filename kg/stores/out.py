@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyoxigraph as ox
 
@@ -30,8 +30,10 @@ from kg.stores.rdf_file import (
     remember_store,
     store_size,
     store_unchanged,
-    write_turtle,
+    write_blocks,
 )
+from kg.stores.rdf_file import write_turtle as write_model_turtle
+from kg.stores.spill import Spill
 
 if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs it
     import rdflib
@@ -60,7 +62,8 @@ def loads_in_background(previous: str | Path | None) -> bool:
     return previous is None and _PIPES.is_dir()
 
 
-def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | None = None,
+def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
+              previous: str | Path | None = None,
               meanwhile: Callable[[], object] | None = None,
               each: Callable[[], object] | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
@@ -72,9 +75,16 @@ def write_rdf(kg: KnowledgeGraph, out: str | Path, *, previous: str | Path | Non
     unless the copy then weighs more than :data:`STORE_SLACK` times what a store loaded
     from scratch would (estimated from the last one loaded so). ``meanwhile`` is called
     once ``graph.ttl`` is written, while the store may still be loading; ``each`` after
-    each paper's block of ``graph.ttl`` (a progress bar).
+    each paper's block of ``graph.ttl`` (a progress bar). ``kg`` may be a model on disk
+    (:class:`~kg.stores.spill.Spill`): its papers are then written a few at a time.
     """
     out, previous = Path(out), None if previous is None else Path(previous)
+
+    def write_turtle(kg: KnowledgeGraph | Spill, path: Path, **options: Any) -> Written:
+        if isinstance(kg, KnowledgeGraph):
+            return write_model_turtle(kg, path, **options)
+        return write_blocks(kg.corpus_triples(), kg.parts(), path, **options)
+
     if loads_in_background(previous):
         with _StoreLoad(out / STORE) as load:
             written = write_turtle(kg, out / TURTLE, also=load.write, each=each)

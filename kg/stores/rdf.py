@@ -30,13 +30,13 @@ serializer writes for the same triples, and no Python object per term on the way
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from urllib.parse import quote
 
 import pyoxigraph as ox
 
-from kg.core.model import KnowledgeGraph, Relation, edge_key
+from kg.core.model import Concept, KnowledgeGraph, Relation, RelationEdge, Salience, edge_key, idf
 from kg.core.vocab import (
     CONCEPT_NS,
     DATASET,
@@ -62,10 +62,12 @@ from kg.core.vocab import (
 )
 
 __all__ = [
-    "Triple", "VOCABULARIES", "concept_triples", "corpus_triples", "dataset_triples", "double",
-    "extractor_triples", "integer", "iri", "link_triples", "literal", "mention_triples",
-    "paper_block", "paper_triples", "parse_triples", "relation_triples", "salience_triples",
-    "statement_triples", "triples", "turtle_header",
+    "Triple", "VOCABULARIES", "agents_triples", "concept_triples", "concepts_triples",
+    "corpus_triples", "corpus_triples_of", "dataset_triples", "double", "edges_triples",
+    "extractor_names", "extractor_triples", "integer", "iri", "link_triples", "literal",
+    "mention_triples", "paper_block", "paper_triples", "parse_triples", "relation_triples",
+    "salience_triples", "scores_triples", "statement_triples", "totals_triples", "triples",
+    "turtle_header",
 ]
 
 #: A triple as the Turtle text of its subject, predicate and object.
@@ -283,10 +285,18 @@ def paper_triples(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:
 
 def concept_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """Triples describing every concept as a SKOS concept."""
+    return concepts_triples(kg.concepts, {c: len(ps) for c, ps in kg.concept_papers.items()},
+                            len(kg.papers))
+
+
+def concepts_triples(concepts: Mapping[str, Concept], df: Mapping[str, int],
+                     n_papers: int) -> Iterator[Triple]:
+    """:func:`concept_triples` from the concepts, each one's document frequency (papers that
+    mention it; absent: none) and the number of papers: what a streamed build holds."""
     v, k = _SKOS, _KGV
     yield _SCHEME, _A, v["ConceptScheme"]
-    for cid in sorted(kg.concepts):
-        c = kg.concepts[cid]
+    for cid in sorted(concepts):
+        c = concepts[cid]
         s = _concept(cid)
         yield s, _A, v["Concept"]
         yield s, v["inScheme"], _SCHEME
@@ -296,12 +306,13 @@ def concept_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
         for h in sorted(set(c.hidden_labels)):
             yield s, v["hiddenLabel"], literal(h, "en")
         for b in sorted(c.broader):
-            if b in kg.concepts:
+            if b in concepts:
                 yield s, v["broader"], _concept(b)
         yield s, k["conceptType"], literal(c.type)
         yield s, k["origin"], literal(c.origin)
-        yield s, k["paperCount"], integer(len(kg.concept_papers.get(cid, ())))
-        yield s, k["idf"], double(kg.idf(cid))
+        n = df.get(cid, 0)
+        yield s, k["paperCount"], integer(n)
+        yield s, k["idf"], double(idf(n_papers, n))
 
 
 _MENTION = _v(KGV, "Mention", "paper", "concept", "field", "start", "end", "text", "sentence",
@@ -396,8 +407,15 @@ def relation_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     states it; the sentences are on its ``kgv:RelationStatement`` nodes
     (:func:`statement_triples`), which point to it with ``kgv:relation``.
     """
+    return edges_triples(kg.relation_edges.values())
+
+
+def edges_triples(edges: Iterable[RelationEdge]) -> Iterator[Triple]:
+    """:func:`relation_triples` of these edges (in the order of
+    :attr:`~kg.core.model.KnowledgeGraph.relation_edges`)."""
     v = _REL
-    for (rtype, head, tail), edge in kg.relation_edges.items():
+    for edge in edges:
+        rtype, head, tail = edge.type, edge.head, edge.tail
         s = _relation(rtype, head, tail)
         h, t, prop = _concept(head), _concept(tail), _RELATION_PROPERTIES[rtype]
         yield h, prop, t
@@ -465,15 +483,21 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     a ``void:Dataset`` with one ``void:classPartition`` per class (``void:entities``) and
     its ``void:vocabulary``.
     """
+    return totals_triples(len(kg.papers), kg.concepts, len(kg.mentions),
+                          sum(len(c) for c in kg.paper_concepts.values()))
+
+
+def totals_triples(n_papers: int, concepts: Mapping[str, Concept], n_mentions: int,
+                   n_links: int) -> Iterator[Triple]:
+    """:func:`dataset_triples` from the totals (``n_links``: paper–concept pairs)."""
     k = _KGV
     s = iri(DATASET)
     total = k["conceptTotal"]
     yield s, _A, k["Dataset"]
     yield s, _A, _in(VOID, "Dataset")
-    n_links = sum(len(c) for c in kg.paper_concepts.values())
-    for name, cls, n in (("paper", SCHEMA + "ScholarlyArticle", len(kg.papers)),
-                         ("concept", SKOS + "Concept", len(kg.concepts)),
-                         ("mention", KGV + "Mention", len(kg.mentions)),
+    for name, cls, n in (("paper", SCHEMA + "ScholarlyArticle", n_papers),
+                         ("concept", SKOS + "Concept", len(concepts)),
+                         ("mention", KGV + "Mention", n_mentions),
                          ("link", KGV + "ConceptLink", n_links)):
         part = iri(f"{DATASET}/class/{name}")
         yield s, _in(VOID, "classPartition"), part
@@ -481,11 +505,11 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
         yield part, _in(VOID, "entities"), integer(n)
     for ns in VOCABULARIES:
         yield s, _in(VOID, "vocabulary"), iri(ns)
-    yield s, k["paperTotal"], integer(len(kg.papers))
-    yield s, total, integer(len(kg.concepts))
-    yield s, k["mentionTotal"], integer(len(kg.mentions))
+    yield s, k["paperTotal"], integer(n_papers)
+    yield s, total, integer(len(concepts))
+    yield s, k["mentionTotal"], integer(n_mentions)
     by_type: dict[str, int] = {}
-    for c in kg.concepts.values():
+    for c in concepts.values():
         by_type[c.type] = by_type.get(c.type, 0) + 1
     for name in sorted(by_type):
         t = iri(f"{DATASET}/type/{quote(name, safe='-._~')}")
@@ -496,9 +520,19 @@ def dataset_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
 
 def extractor_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     """Each extractor that found a mention, as a ``prov:SoftwareAgent`` named by its label."""
+    return agents_triples(extractor_names(kg))
+
+
+def extractor_names(kg: KnowledgeGraph) -> list[str]:
+    """The extractors of the mentions and of the relation statements that are edges, sorted."""
     names = {m.extractor for m in kg.mentions}
     names.update(r.extractor for rs in kg.relations_by_paper.values() for r in rs)
-    for name in sorted(names):
+    return sorted(names)
+
+
+def agents_triples(names: Iterable[str]) -> Iterator[Triple]:
+    """:func:`extractor_triples` of these extractor names (sorted)."""
+    for name in names:
         s = _extractor(name)
         yield s, _A, _in(PROV, "SoftwareAgent")
         yield s, _in(RDFS, "label"), literal(name)
@@ -510,11 +544,16 @@ def salience_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     ``kgv:about`` is a subproperty of ``dcterms:subject``: the concepts a paper is about
     (its best concepts, :mod:`kg.core.salience`), a subset of those it mentions.
     """
+    return scores_triples(s for _, s in sorted(kg.salience.items()))
+
+
+def scores_triples(scores: Iterable[Salience]) -> Iterator[Triple]:
+    """:func:`salience_triples` of these saliences, in (paper, concept) order."""
     salience, about = _KGV["salience"], _KGV["about"]
-    for (pid, cid), s in sorted(kg.salience.items()):
-        yield _link(pid, cid), salience, double(s.score)
+    for s in scores:
+        yield _link(s.paper, s.concept), salience, double(s.score)
         if s.about:
-            yield _paper(pid), about, _concept(cid)
+            yield _paper(s.paper), about, _concept(s.concept)
 
 
 def corpus_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
@@ -525,6 +564,19 @@ def corpus_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
     yield from dataset_triples(kg)
     yield from extractor_triples(kg)
     yield from salience_triples(kg)
+
+
+def corpus_triples_of(concepts: Mapping[str, Concept], df: Mapping[str, int], n_papers: int,
+                      n_mentions: int, n_links: int, edges: Iterable[RelationEdge],
+                      extractors: Iterable[str], scores: Iterable[Salience]) -> Iterator[Triple]:
+    """:func:`corpus_triples` from vocabulary-sized tables and two streams (the relation
+    edges in key order, the saliences in (paper, concept) order): a streamed build never
+    holds the whole model (:mod:`kg.stores.spill`)."""
+    yield from concepts_triples(concepts, df, n_papers)
+    yield from edges_triples(edges)
+    yield from totals_triples(n_papers, concepts, n_mentions, n_links)
+    yield from agents_triples(extractors)
+    yield from scores_triples(scores)
 
 
 def paper_block(kg: KnowledgeGraph, pid: str) -> Iterator[Triple]:

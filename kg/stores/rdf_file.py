@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -31,7 +31,7 @@ from kg.stores.rdf import Triple, corpus_triples, paper_block, turtle_header
 __all__ = [
     "Block", "FORMAT", "TurtleIndex", "Written", "header", "loaded_size", "paper_key",
     "parse_block", "remember_store", "store_files", "store_size", "store_unchanged", "turtle",
-    "write_turtle",
+    "turtle_pieces", "write_blocks", "write_turtle",
 ]
 
 #: Bump when the RDF form of a paper block or the index changes: older indexes are ignored.
@@ -159,6 +159,46 @@ def turtle(triples: Iterable[Triple]) -> bytes:
     return "".join(parts).encode()
 
 
+def turtle_pieces(triples: Iterable[Triple], size: int = 1 << 16) -> Iterator[bytes]:
+    """:func:`turtle` of ``triples`` in pieces of whole statements (about ``size`` terms
+    each): their bytes joined are ``turtle(triples)``, and each piece is valid Turtle after
+    the header (a store may load the pieces apart).
+
+    >>> t = [("kgc:a", "a", "skos:Concept"), ("kgc:a", "skos:altLabel", '"x"'),
+    ...      ("kgc:b", "a", "skos:Concept")]
+    >>> list(turtle_pieces(t, size=1)) == [turtle(t[:2]), turtle(t[2:])]
+    True
+    """
+    parts: list[str] = []
+    add = parts.append
+    subject = predicate = None
+    for s, p, o in triples:
+        if s == subject:
+            if p == predicate:
+                add(" , ")
+            else:
+                add(" ;\n\t")
+                add(p)
+                add(" ")
+                predicate = p
+        else:
+            if subject is not None:
+                add(" .\n")
+                if len(parts) >= size:
+                    yield "".join(parts).encode()
+                    parts.clear()
+            add(s)
+            add(" ")
+            add(p)
+            add(" ")
+            subject, predicate = s, p
+        add(o)
+    if subject is not None:
+        add(" .\n")
+    if parts:
+        yield "".join(parts).encode()
+
+
 def parse_block(block: bytes) -> list[ox.Triple]:
     """The triples of a block read back (with the header it needs).
 
@@ -201,11 +241,24 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
     they are written (a store loading them meanwhile); ``each`` is called after each
     paper's block (a progress bar).
     """
+    return write_blocks(corpus_triples(kg), [kg], path, previous=previous, also=also,
+                        each=each)
+
+
+def write_blocks(corpus: Iterable[Triple], parts: Iterable[KnowledgeGraph], path: Path, *,
+                 previous: Path | None = None, also: Callable[[bytes], object] | None = None,
+                 each: Callable[[], object] | None = None) -> Written:
+    """:func:`write_turtle` of the corpus triples ``corpus`` and the papers of ``parts``.
+
+    ``parts`` are models of a few papers each (with every concept), their papers in id order
+    from one part to the next: a paper's block depends on the paper, its mentions and its
+    relations only. The corpus block is written as it is made, never held whole (unless
+    ``previous`` needs it to update a copy of its store).
+    """
     old = TurtleIndex.read(previous) if previous is not None else None
-    made = list(corpus_triples(kg))
-    corpus = turtle(made)
     # kept only to update a copy of the previous store
     added: list[bytes] = []
+    kept: list[bytes] = []
     with open(path, "wb") as f, \
             open(previous / TURTLE, "rb") if old else contextlib.nullcontext() as src:
 
@@ -215,23 +268,29 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                 also(data)
 
         write(header())
-        index = TurtleIndex(Block(f.tell(), len(corpus), "", len(made), _digest(corpus)))
-        write(corpus)
-        for pid in sorted(kg.papers):
-            key = paper_key(kg, pid)
-            was = old.papers.get(pid) if old else None
-            if was is not None and was.key == key:
-                src.seek(was.start)
-                data, n = src.read(was.length), was.triples
-            else:
-                block = list(paper_block(kg, pid))
-                data, n = turtle(block), len(block)
-                if old:
-                    added.append(data)
-            index.papers[pid] = Block(f.tell(), len(data), key, n, _digest(data))
+        start, made, digest = f.tell(), [0], hashlib.sha1()
+        for data in turtle_pieces(_counted(corpus, made)):
+            digest.update(data)
             write(data)
-            if each is not None:
-                each()
+            if old:
+                kept.append(data)
+        index = TurtleIndex(Block(start, f.tell() - start, "", made[0], digest.hexdigest()))
+        for kg in parts:
+            for pid in sorted(kg.papers):
+                key = paper_key(kg, pid)
+                was = old.papers.get(pid) if old else None
+                if was is not None and was.key == key:
+                    src.seek(was.start)
+                    data, n = src.read(was.length), was.triples
+                else:
+                    block = list(paper_block(kg, pid))
+                    data, n = turtle(block), len(block)
+                    if old:
+                        added.append(data)
+                index.papers[pid] = Block(f.tell(), len(data), key, n, _digest(data))
+                write(data)
+                if each is not None:
+                    each()
     (path.parent / INDEX).write_text(json.dumps(index.to_json(), separators=(",", ":")),
                                      encoding="utf-8")
     (path.parent / STORE_FILES).unlink(missing_ok=True)  # until the store is written
@@ -239,7 +298,14 @@ def write_turtle(kg: KnowledgeGraph, path: Path, *, previous: Path | None = None
                      if p not in index.papers or index.papers[p].key != b.key) if old else []
     total = index.corpus.triples + sum(b.triples for b in index.papers.values())
     # the corpus block only to update a previous store
-    return Written(index, total, corpus if old else b"", added, dropped, old)
+    return Written(index, total, b"".join(kept), added, dropped, old)
+
+
+def _counted(triples: Iterable[Triple], count: list[int]) -> Iterator[Triple]:
+    """``triples``, counted into ``count[0]`` as they go."""
+    for t in triples:
+        count[0] += 1
+        yield t
 
 
 def store_files(store: Path) -> list[list]:
