@@ -70,7 +70,8 @@ from kg.core.model import (
 )
 
 __all__ = ["FORMAT", "QUESTION_FORMATS", "concept_from_row", "index_damaged",
-           "open_model_index", "read_model", "write_model_index", "write_model_index_parts"]
+           "is_whole", "open_model_index", "read_model", "write_model_index",
+           "write_model_index_parts"]
 
 #: Bump when the tables change: an engine then falls back to ``model.json``.
 FORMAT = 5
@@ -212,7 +213,7 @@ def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
     con.executemany("INSERT INTO names VALUES (?, ?)", sorted(concept_index(kg.concepts).items()))
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
-        "mentions": len(kg.mentions), "whole": int(_whole(kg))}.items()))
+        "mentions": len(kg.mentions), "whole": int(is_whole(kg))}.items()))
 
 
 #: The per-paper tables, filled in a scratch database first when the model is streamed
@@ -342,7 +343,7 @@ def _by_paper(items: Iterable[Relation]) -> dict[str, list[Relation]]:
     return out
 
 
-def _whole(kg: KnowledgeGraph) -> bool:
+def is_whole(kg: KnowledgeGraph) -> bool:
     """Whether :func:`read_model` gives ``kg`` back: its mentions and relations are grouped by
     paper, papers in id order (as a build sorts them), and each is in a field of
     :data:`~kg.core.model.FIELDS`."""

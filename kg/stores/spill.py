@@ -40,7 +40,7 @@ from kg.core.model import (
     load_rows,
     write_json_sections,
 )
-from kg.stores.model_index import _whole, write_model_index_parts
+from kg.stores.model_index import is_whole, write_model_index_parts
 from kg.stores.rdf import Triple, corpus_triples_of, extractor_names
 
 __all__ = ["PAPERS_PER_PART", "Spill", "dump_spill", "load_spill", "streams"]
@@ -57,7 +57,7 @@ def streams(kg: KnowledgeGraph) -> bool:
     """Whether ``kg`` can be streamed from a spill: its mentions and relations grouped by
     paper, papers in id order, each in a field of the model (what a build makes; the
     ``whole`` condition of :mod:`kg.stores.model_index`)."""
-    return _whole(kg)
+    return is_whole(kg)
 
 
 def dump_spill(kg: KnowledgeGraph, file: BinaryIO, *, links: int) -> None:
