@@ -944,16 +944,17 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
     if not forms:
         return mentions
     by_id = {p.id: p for p in papers}
-    taken: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    curated: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for m in mentions:
-        taken[(m.paper, m.field)].append((m.start, m.end))
-        if m.extractor in ("lexicon", "acronym"):
-            curated[(m.paper, m.field)].append((m.start, m.end))
+    # each text's mentions, found a chunk of texts at a time (not a list of spans for
+    # every mention of the corpus at once)
+    of_text = _mentions_by_text(mentions)
+
+    def spans(ds: DocSpans, curated: bool = False) -> list[tuple[int, int]]:
+        return [(m.start, m.end) for m in of_text(ds.paper, ds.field)
+                if not curated or m.extractor in ("lexicon", "acronym")]
+
     tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
-                        by_id[ds.paper].text(ds.field),
-                        curated.get((ds.paper, ds.field), [])),
-               taken.get((ds.paper, ds.field), []))
+                        by_id[ds.paper].text(ds.field), spans(ds, curated=True)),
+               spans(ds))
               for ds in found[k:k + PROPAGATE_CHUNK]]
              for k in range(0, len(found), PROPAGATE_CHUNK))
     if (workers is not None and workers.parallel and pipeline is not None
@@ -966,6 +967,35 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
     parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
     extra = [m for part in parts for doc_mentions in part for m in doc_mentions]
     return sorted_mentions([*mentions, *extra])
+
+
+def _mentions_by_text(mentions: list[Mention]) -> Callable[[str, str], list[Mention]]:
+    """``(paper, field)`` → that text's mentions, in the order of ``mentions``.
+
+    Sorted mentions (:func:`~kg.core.model.sorted_mentions`) come text by text: each text's
+    are then a run of the list, and only where each run starts and ends is kept (a few
+    integers per text); otherwise the mentions are grouped in lists.
+    """
+    runs: dict[tuple[str, str], tuple[int, int]] = {}
+    last = None
+    for i, m in enumerate(mentions):
+        key = (m.paper, m.field)
+        if key == last:
+            continue
+        if key in runs:  # not text by text: lists
+            groups: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+            for n in mentions:
+                groups[(n.paper, n.field)].append(n)
+            return lambda paper, field: groups.get((paper, field), [])
+        if last is not None:
+            runs[last] = (runs[last][0], i)
+        runs[key], last = (i, len(mentions)), key
+
+    def of_text(paper: str, field: str) -> list[Mention]:
+        a, b = runs.get((paper, field), (0, 0))
+        return mentions[a:b]
+
+    return of_text
 
 
 def _propagation_forms(concepts: dict[str, Concept], stats: CorpusStats | None,
@@ -1305,13 +1335,11 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
     ['mT5', 'mBART', 'NLLB-200', 'GPT-4']
     """
     by_id = {p.id: p for p in papers}
-    spans: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for m in mentions:
-        spans[(m.paper, m.field)].append((m.start, m.end))
+    of_text = _mentions_by_text(mentions)
     extra = []
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
-        taken = Intervals(spans.get((ds.paper, ds.field), []))
+        taken = Intervals((m.start, m.end) for m in of_text(ds.paper, ds.field))
         starts = [a for a, _ in ds.sents]
         pool: dict[str, str] = {}  # the text's sentences, one string each
         for hit in _NAME_TOKEN.finditer(text):
