@@ -648,7 +648,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         else:
             fields.append((pid, field))
             ranges.append((i, i + 1))
-    found = spans.texts(ranges)
+    found = spans.texts(ranges, fields)
     # huge fields, or all
     rest = found.subset([k for k, key in enumerate(fields) if key not in related])
     if not len(rest) and workers.scheduler is None:
@@ -679,7 +679,8 @@ class _CacheRecords(Mapping[str, TextRecord]):
 
     def __getitem__(self, key: str) -> TextRecord:
         if key in self._stored:
-            return spans_record(self._spans.get(self._stored[key]))
+            # a record has no paper or field: none is given
+            return spans_record(self._spans.get(self._stored[key], "", ""))
         return self._kept[key]
 
     def __iter__(self) -> Iterator[str]:

@@ -18,7 +18,7 @@ Examples
 >>> spans.put(1, DocSpans("p", "abstract", [(0, 9)], [], [(0, 5, "task")], [],
 ...                       np.array([[0, 5], [6, 9]], np.int32)))
 >>> spans.put(0, DocSpans("p", "title", [(0, 4)], [(0, 4, "c1", "phrase")], [], []))
->>> texts = spans.texts([(0, 1), (1, 2)])
+>>> texts = spans.texts([(0, 1), (1, 2)], [("p", "title"), ("p", "abstract")])
 >>> [(ds.field, ds.model) for ds in texts]
 [('title', []), ('abstract', [(0, 5, 'task')])]
 >>> texts[1].tokens.tolist()
@@ -56,18 +56,22 @@ class SpanFile:
         self._offset = np.full(n, -1, dtype=np.int64)
         self._length = np.zeros(n, dtype=np.int64)
         self._flushed = True
+        # the few strings spans carry (concept ids, kinds, types): one object each, as they
+        # were once read, not a copy per text (mentions and candidates keep them)
+        self._strings: dict[str, str] = {}
 
     def put(self, i: int, ds: DocSpans) -> None:
         """Keep ``ds`` as piece ``i``."""
-        blob = pickle.dumps((ds.paper, ds.field, ds.sents, ds.lexicon, ds.model, ds.coined,
-                             ds.tokens), protocol=pickle.HIGHEST_PROTOCOL)
+        blob = pickle.dumps((ds.sents, ds.lexicon, ds.model, ds.coined, ds.tokens),
+                            protocol=pickle.HIGHEST_PROTOCOL)
         self._file.write(blob)
         self._offset[i], self._length[i] = self._end, len(blob)
         self._end += len(blob)
         self._flushed = False
 
-    def get(self, i: int) -> DocSpans:
-        """Piece ``i``, as it was put (new objects at each call)."""
+    def get(self, i: int, paper: str, field: str) -> DocSpans:
+        """Piece ``i``, as it was put (new lists at each call), of the text ``paper``'s
+        ``field`` (not kept in the file: the caller's strings, which the mentions share)."""
         if not self._flushed:
             self._file.flush()
             self._flushed = True
@@ -75,13 +79,19 @@ class SpanFile:
         if offset < 0:
             raise KeyError(i)
         blob = os.pread(self._file.fileno(), int(self._length[i]), offset)
-        paper, field, sents, lexicon, model, coined, tokens = pickle.loads(blob)
+        sents, lexicon, model, coined, tokens = pickle.loads(blob)
+        one = self._strings.setdefault
+        lexicon = [(a, b, one(c, c), one(k, k)) for a, b, c, k in lexicon]
+        model = [(a, b, one(t, t)) for a, b, t in model]
+        coined = [(a, b, one(t, t)) for a, b, t in coined]
         return DocSpans(paper=paper, field=field, sents=sents, lexicon=lexicon, model=model,
                         coined=coined, tokens=tokens)
 
-    def texts(self, ranges: Sequence[tuple[int, int]]) -> Texts:
-        """The texts made of the pieces ``range(a, b)`` for each ``(a, b)`` of ``ranges``."""
-        return Texts(self, ranges)
+    def texts(self, ranges: Sequence[tuple[int, int]],
+              fields: Sequence[tuple[str, str]]) -> Texts:
+        """The texts made of the pieces ``range(a, b)`` for each ``(a, b)`` of ``ranges``,
+        each of ``(paper, field)`` of ``fields``."""
+        return Texts(self, ranges, fields)
 
     def close(self) -> None:
         """Delete the file."""
@@ -101,9 +111,11 @@ class Texts(Sequence[DocSpans]):
     :class:`Texts`), ``len`` and iteration, which reads one text at a time.
     """
 
-    def __init__(self, spans: SpanFile, ranges: Sequence[tuple[int, int]]) -> None:
+    def __init__(self, spans: SpanFile, ranges: Sequence[tuple[int, int]] | np.ndarray,
+                 fields: Sequence[tuple[str, str]]) -> None:
         self._spans = spans
         self._ranges = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+        self._fields = fields
 
     def __len__(self) -> int:
         return len(self._ranges)
@@ -116,11 +128,12 @@ class Texts(Sequence[DocSpans]):
 
     def __getitem__(self, k: int | slice) -> DocSpans | Texts:
         if isinstance(k, slice):
-            return Texts(self._spans, self._ranges[k])
+            return Texts(self._spans, self._ranges[k], self._fields[k])
         a, b = (int(x) for x in self._ranges[k])
-        ds = self._spans.get(a)
+        paper, field = self._fields[k]
+        ds = self._spans.get(a, paper, field)
         for i in range(a + 1, b):  # the later pieces of a huge field
-            more = self._spans.get(i)
+            more = self._spans.get(i, paper, field)
             ds.sents += more.sents
             ds.lexicon += more.lexicon
             ds.model += more.model
@@ -135,4 +148,5 @@ class Texts(Sequence[DocSpans]):
 
     def subset(self, keep: Sequence[int]) -> Texts:
         """The texts at positions ``keep``, in that order."""
-        return Texts(self._spans, self._ranges[np.asarray(keep, dtype=np.int64)])
+        return Texts(self._spans, self._ranges[np.asarray(keep, dtype=np.int64)],
+                     [self._fields[k] for k in keep])
