@@ -334,11 +334,16 @@ def write_json_sections(path: Path, sections: Mapping[str, Iterable[dict]]) -> N
             f.write(("{" if n == 0 else "],") + dump(key) + ":[")
             chunk: list[str] = []
             first = True
+            size = 0
             for item in items:
-                chunk.append(dump(item))
-                if len(chunk) == 4096:
+                text = dump(item)
+                chunk.append(text)
+                size += len(text)
+                # 4,096 items or 1 MB of text, whichever comes first: a paper's item is a
+                # whole abstract (4,096 of them: ~6 MB, twice over while joined and encoded)
+                if len(chunk) == 4096 or size > 1 << 20:
                     f.write(("" if first else ",") + ",".join(chunk))
-                    chunk, first = [], False
+                    chunk, first, size = [], False, 0
             if chunk:
                 f.write(("" if first else ",") + ",".join(chunk))
         f.write("]}")
