@@ -36,7 +36,7 @@ from kg.core.text import acronym_key, norm_key
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
-    "concept_index", "dump_rows", "edge_key", "idf", "load_rows", "sorted_mentions",
+    "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows", "sorted_mentions",
     "sorted_relations", "write_json_sections",
 ]
 
@@ -381,16 +381,23 @@ def dump_rows(kg: KnowledgeGraph, file: BinaryIO) -> None:
     sections = (("papers", kg.papers.values()), ("concepts", kg.concepts.values()),
                 ("mentions", kg.mentions), ("relations", kg.relations))
     for name, items in sections:
-        names = [f.name for f in dataclass_fields(_ROW_CLASSES[name])]
-        piece: list[tuple] = []
-        for item in items:
-            piece.append(tuple([getattr(item, n) for n in names]))
-            if len(piece) == ROWS_PER_PIECE:
-                pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
-                piece = []
-        if piece:
-            pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
+        dump_section(file, name, _ROW_CLASSES[name], items)
     pickle.dump(("end", []), file, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def dump_section(file: BinaryIO, name: str, cls: type, items: Iterable) -> None:
+    """Pickle ``items`` (instances of the dataclass ``cls``) to ``file`` as pieces
+    ``(name, rows)`` of at most :data:`ROWS_PER_PIECE` rows, each row the tuple of an
+    item's field values (:func:`dump_rows`, :func:`kg.stores.spill.dump_spill`)."""
+    names = [f.name for f in dataclass_fields(cls)]
+    piece: list[tuple] = []
+    for item in items:
+        piece.append(tuple([getattr(item, n) for n in names]))
+        if len(piece) == ROWS_PER_PIECE:
+            pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
+            piece = []
+    if piece:
+        pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_rows(file: BinaryIO) -> KnowledgeGraph:

@@ -133,30 +133,7 @@ def turtle(triples: Iterable[Triple]) -> bytes:
     ...         ("kgc:a", "skos:altLabel", '"y"'), ("kgc:b", "a", "skos:Concept")])
     b'kgc:a a skos:Concept ;\\n\\tskos:altLabel "x" , "y" .\\nkgc:b a skos:Concept .\\n'
     """
-    parts: list[str] = []
-    add = parts.append
-    subject = predicate = None
-    for s, p, o in triples:
-        if s == subject:
-            if p == predicate:
-                add(" , ")
-            else:
-                add(" ;\n\t")
-                add(p)
-                add(" ")
-                predicate = p
-        else:
-            if subject is not None:
-                add(" .\n")
-            add(s)
-            add(" ")
-            add(p)
-            add(" ")
-            subject, predicate = s, p
-        add(o)
-    if subject is not None:
-        add(" .\n")
-    return "".join(parts).encode()
+    return b"".join(turtle_pieces(triples))
 
 
 def turtle_pieces(triples: Iterable[Triple], size: int = 1 << 16) -> Iterator[bytes]:

@@ -37,6 +37,7 @@ from kg.core.model import (
     RelationEdge,
     Salience,
     dump_rows,
+    dump_section,
     load_rows,
     write_json_sections,
 )
@@ -45,8 +46,6 @@ from kg.stores.rdf import Triple, corpus_triples_of, extractor_names
 
 __all__ = ["PAPERS_PER_PART", "Spill", "dump_spill", "load_spill", "streams"]
 
-#: Rows per pickled piece (pickle's memo holds one piece's objects at a time).
-ROWS_PER_PIECE = 4096
 #: Papers per part of :meth:`Spill.parts` (their mentions, relations and saliences with them).
 PAPERS_PER_PART = 256
 _MAGIC = "kg-spill-1"
@@ -91,15 +90,7 @@ def dump_spill(kg: KnowledgeGraph, file: BinaryIO, *, links: int) -> None:
     del ids, by_id
     for name, cls, items in sections:
         starts[name] = file.tell()
-        names = [f.name for f in dataclass_fields(cls)]
-        piece: list[tuple] = []
-        for item in items:
-            piece.append(tuple([getattr(item, n) for n in names]))
-            if len(piece) == ROWS_PER_PIECE:
-                pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
-                piece = []
-        if piece:
-            pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
+        dump_section(file, name, cls, items)
     if starts["by_id"] == starts["mentions"]:  # the model's order is id order
         starts["by_id"] = starts["papers"]
     end = file.tell()
