@@ -133,107 +133,46 @@ def write_model_index(kg: KnowledgeGraph, path: str | Path) -> None:
     >>> open_model_index(path.parent).execute("SELECT * FROM links").fetchall()
     [('gnn', 'p', 1, 0, 1, 0, 0.866, 1)]
     """
-    path = Path(path)
-    path.unlink(missing_ok=True)
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        # one writer, a file nobody reads until the build swaps OUT in: no journal, no syncs
-        con.execute("PRAGMA journal_mode = OFF")
-        con.execute("PRAGMA synchronous = OFF")
-        con.executescript(_SCHEMA)
-        con.execute("BEGIN")
-        _fill(con, kg)
-        for statement in _INDEXES.strip().splitlines():  # executescript would commit first
-            con.execute(statement)
-        con.execute("COMMIT")
-    finally:
-        con.close()
+    write_model_index_parts(path, kg.papers.values(), kg.concepts, _parts(kg),
+                            kg.relation_edges.values(), n_papers=len(kg.papers),
+                            n_mentions=len(kg.mentions), whole=is_whole(kg))
 
 
-def _fill(con: sqlite3.Connection, kg: KnowledgeGraph) -> None:
-    con.executemany("INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    ((i, p.id, p.title, p.abstract, p.year, p.venue, p.url, _json(p.keywords),
-                      int(p.title_derived), p.source)
-                     for i, p in enumerate(kg.papers.values())))
-    con.executemany("INSERT INTO concepts VALUES (?, ?, ?)",
-                    ((i, c.id, _json(_concept_fields(c)))
-                     for i, c in enumerate(kg.concepts.values())))
+def _parts(kg: KnowledgeGraph, size: int = 256) -> Iterator[KnowledgeGraph]:
+    """``kg`` as :func:`write_model_index_parts` takes it: ``size`` papers with rows at a
+    time, in id order, each part with its papers' mentions and relations (in the model's
+    order) and the whole model's saliences."""
     by_paper = kg.mentions_by_paper
     said = _by_paper(kg.relations)
-    pids = sorted(by_paper.keys() | said.keys())
-
-    def numbers(pid: str) -> dict[str, int]:
-        """The paper's sentences, numbered: its mentions' first, then its statements'.
-
-        Made again for each table rather than held for every paper at once."""
-        n: dict[str, int] = {}
-        for item in (*by_paper.get(pid, ()), *said.get(pid, ())):
-            n.setdefault(item.sentence, len(n))
-        return n
-
-    # rows made as SQLite reads them (one pass over the papers per table): only the links,
-    # which go in by concept, are held
-    con.executemany("INSERT INTO sentences VALUES (?, ?, ?)", (
-        (pid, n, sentence) for pid in pids for sentence, n in numbers(pid).items()))
-    links: dict[tuple[str, str], list[int]] = {}
-
-    def mention_rows() -> Iterator[tuple]:
-        for pid in pids:
-            n = numbers(pid)
-            for i, m in enumerate(by_paper.get(pid, ())):
-                title = int(m.field == "title")
-                yield (pid, i, m.concept, title, n[m.sentence], m.start, m.end, m.text,
-                       m.extractor, m.score)
-                link = links.get((m.concept, pid))
-                if link is None:
-                    links[(m.concept, pid)] = [1, i, title, n[m.sentence]]
-                else:
-                    link[0] += 1
-                    link[2] |= title
-
-    con.executemany("INSERT INTO mentions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", mention_rows())
-    con.executemany("INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    ((pid, i, r.type, int(r.field == "title"), r.head_start, r.head_end,
-                      r.head_text, r.tail_start, r.tail_end, r.tail_text, n[r.sentence],
-                      r.extractor, r.score, r.head_concept, r.tail_concept)
-                     for pid in pids if pid in said
-                     for n in [numbers(pid)] for i, r in enumerate(said[pid])))
     salience = kg.salience
-    con.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    ((c, p, *links[(c, p)], salience[(p, c)].score, int(salience[(p, c)].about))
-                     for c, p in sorted(links)))
-    edges = kg.relation_edges  # sorted by (type, head, tail)
-    con.executemany("INSERT INTO relations VALUES (?, ?, ?, ?, ?)", (
-        (*key, e.count, json.dumps(e.evidence, ensure_ascii=False, separators=(",", ":")))
-        for key, e in edges.items()))
-    con.executemany("INSERT INTO paper_relations VALUES (?, ?, ?, ?)", sorted(
-        {(p, *key) for key, e in edges.items() for p in e.evidence}))
-    con.executemany("INSERT INTO hierarchy VALUES (?, ?)", sorted(
-        {(b, cid) for cid, c in kg.concepts.items() for b in c.broader}))
-    con.executemany("INSERT INTO names VALUES (?, ?)", sorted(concept_index(kg.concepts).items()))
-    con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
-        "format": FORMAT, "papers": len(kg.papers), "concepts": len(kg.concepts),
-        "mentions": len(kg.mentions), "whole": int(is_whole(kg))}.items()))
+    pids = sorted(by_paper.keys() | said.keys())
+    for i in range(0, len(pids), size):
+        chunk = pids[i:i + size]
+        part = KnowledgeGraph(papers={}, concepts=kg.concepts,
+                              mentions=[m for p in chunk for m in by_paper.get(p, ())],
+                              relations=[r for p in chunk for r in said.get(p, ())])
+        part.__dict__["salience"] = salience  # the corpus's scores, not the part's own
+        yield part
 
 
-#: The per-paper tables, filled in a scratch database first when the model is streamed
+#: The per-paper tables, filled part by part in a scratch database first
 #: (:func:`write_model_index_parts`): each is then copied whole, in key order, so that the
-#: file's pages are laid out table after table as :func:`write_model_index` lays them.
+#: file's pages are laid out table after table.
 _STAGED = ("sentences", "mentions", "statements", "links", "paper_relations")
 
 
 def write_model_index_parts(path: str | Path, papers: Iterable[Paper],
                             concepts: dict[str, Concept], parts: Iterable[KnowledgeGraph],
                             edges: Iterable[RelationEdge], *, n_papers: int,
-                            n_mentions: int) -> None:
+                            n_mentions: int, whole: bool = True) -> None:
     """:func:`write_model_index` of a model given in parts, never held whole.
 
     ``papers`` in the model's order; ``parts`` are models of a few papers each, with every
     concept and their papers' saliences, their papers in id order from one part to the
-    next (:meth:`kg.stores.spill.Spill.parts`); ``edges`` the relation edges in key order.
-    The model must be *whole* (:func:`read_model` gives it back). The file's bytes are
-    those :func:`write_model_index` writes for the same model: the per-paper tables go
-    through a scratch database beside ``path`` (removed after) and are copied in key order.
+    next (:meth:`kg.stores.spill.Spill.parts`); ``edges`` the relation edges in key order;
+    ``whole``: whether :func:`read_model` gives the model back (:func:`is_whole`). The
+    per-paper tables go through a scratch database beside ``path`` (removed after) and are
+    copied in key order, so the file's bytes do not depend on how the model was cut.
     """
     path = Path(path)
     scratch = path.with_name(path.name + ".scratch")
@@ -241,6 +180,7 @@ def write_model_index_parts(path: str | Path, papers: Iterable[Paper],
     scratch.unlink(missing_ok=True)
     con = sqlite3.connect(path, isolation_level=None)
     try:
+        # one writer, a file nobody reads until the build swaps OUT in: no journal, no syncs
         con.execute("PRAGMA journal_mode = OFF")
         con.execute("PRAGMA synchronous = OFF")
         con.executescript(_SCHEMA)
@@ -254,8 +194,8 @@ def write_model_index_parts(path: str | Path, papers: Iterable[Paper],
                                               f"CREATE TABLE scratch.{name} "))
         con.execute("BEGIN")
         _fill_parts(con, papers, concepts, parts, edges, n_papers=n_papers,
-                    n_mentions=n_mentions)
-        for statement in _INDEXES.strip().splitlines():
+                    n_mentions=n_mentions, whole=whole)
+        for statement in _INDEXES.strip().splitlines():  # executescript would commit first
             con.execute(statement)
         con.execute("COMMIT")
         con.execute("DETACH DATABASE scratch")
@@ -266,8 +206,9 @@ def write_model_index_parts(path: str | Path, papers: Iterable[Paper],
 
 def _fill_parts(con: sqlite3.Connection, papers: Iterable[Paper], concepts: dict[str, Concept],
                 parts: Iterable[KnowledgeGraph], edges: Iterable[RelationEdge], *,
-                n_papers: int, n_mentions: int) -> None:
-    """:func:`_fill` of a model in parts: the same rows, in the same order per table."""
+                n_papers: int, n_mentions: int, whole: bool) -> None:
+    """The rows of :func:`write_model_index_parts`, table by table; only one part's
+    per-paper rows are held at a time."""
     con.executemany("INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     ((i, p.id, p.title, p.abstract, p.year, p.venue, p.url, _json(p.keywords),
                       int(p.title_derived), p.source)
@@ -329,7 +270,7 @@ def _fill_parts(con: sqlite3.Connection, papers: Iterable[Paper], concepts: dict
     con.executemany("INSERT INTO names VALUES (?, ?)", sorted(concept_index(concepts).items()))
     con.executemany("INSERT INTO meta VALUES (?, ?)", sorted({
         "format": FORMAT, "papers": n_papers, "concepts": len(concepts),
-        "mentions": n_mentions, "whole": 1}.items()))
+        "mentions": n_mentions, "whole": int(whole)}.items()))
 
 
 def _json(value: object) -> str:
