@@ -158,3 +158,32 @@ def test_the_engines_agree_on_salience(helper, bolt, example_kg, example_out):
     assert all(x == sal["python"] for x in sal.values()) and sal["python"]
     related = {n: related_papers(e, pid) for n, e in engines.items()}
     assert all(x == related["python"] for x in related.values())
+
+
+def test_salience_a_paper_at_a_time_equals_the_whole_models():
+    # a build's model: mentions grouped by paper, papers in id order
+    kg = _graph()
+    whole = kg.salience
+    fresh = _graph()
+    rows = list(fresh.salience_rows())
+    assert "salience" not in fresh.__dict__  # made a paper at a time, not kept
+    assert rows == [whole[k] for k in sorted(whole)]
+    assert fresh.n_salience() == len(whole)
+    # some papers' pairs alone, scored against the whole corpus's document frequencies
+    assert fresh.salience_of({"b", "d"}) == {k: s for k, s in whole.items() if k[0] in "bd"}
+    assert "salience" not in fresh.__dict__
+    assert kg.salience_of({"a"}) == {k: s for k, s in whole.items() if k[0] == "a"}
+    # mentions in another order: the whole table, sorted, as before
+    shuffled = KnowledgeGraph(papers=kg.papers, concepts=kg.concepts,
+                              mentions=list(reversed(kg.mentions)))
+    assert list(shuffled.salience_rows()) == [whole[k] for k in sorted(whole)]
+
+
+def test_a_page_of_a_few_papers_does_not_score_every_pair():
+    kg = _graph()
+    net = paper_concept_network(kg, max_nodes=4)  # papers a and b, concepts gnn and dropout
+    assert "salience" not in kg.__dict__ and "first_evidence" not in kg.__dict__
+    reference = _graph()
+    reference.salience  # noqa: B018 (made whole first: the page reads it)
+    reference.first_evidence  # noqa: B018
+    assert net.edges == paper_concept_network(reference, max_nodes=4).edges

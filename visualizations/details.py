@@ -6,7 +6,9 @@ Everything here is plain text: the page puts it into the DOM with
 
 from __future__ import annotations
 
-from kg.core.model import KnowledgeGraph
+from collections.abc import Mapping
+
+from kg.core.model import KnowledgeGraph, Salience
 from visualizations.style import short, snippet
 
 __all__ = ["concept_tooltip", "mention_tooltip", "paper_meta", "paper_tooltip", "plural"]
@@ -69,10 +71,12 @@ def concept_tooltip(kg: KnowledgeGraph, cid: str, *, extra: str = "") -> str:
     return "\n".join(lines)
 
 
-def mention_tooltip(kg: KnowledgeGraph, pid: str, cid: str, count: int, sentence: str) -> str:
+def mention_tooltip(kg: KnowledgeGraph, pid: str, cid: str, count: int, sentence: str, *,
+                    salience: Mapping[tuple[str, str], Salience] | None = None) -> str:
     """Which paper is about (or merely mentions) which concept, how often, its salience,
-    and the sentence that says so."""
-    s = kg.salience.get((pid, cid))
+    and the sentence that says so (``salience``: the pairs' saliences, by default the
+    model's :attr:`~kg.core.model.KnowledgeGraph.salience`)."""
+    s = (kg.salience if salience is None else salience).get((pid, cid))
     verb = "is about" if s is not None and s.about else "mentions"
     score = f", salience {s.score:.2f}" if s is not None else ""
     return (f"{short(kg.papers[pid].title, 80)}\n{verb} {kg.concepts[cid].label}"

@@ -127,19 +127,24 @@ def paper_concept_network(
     for cid in concepts:
         shown = len(kg.concept_papers[cid] & paper_set)
         nodes.append(concept_vis_node(kg, cid, shown))
-    first = kg.first_evidence
+    # the evidence and salience of the shown papers' pairs alone: a page shows a few
+    # hundred papers of a model that may have many thousands
+    first = _first_evidence(kg, paper_set)
+    salience = kg.salience_of(paper_set)
     edges = []
     for pid in papers:
         for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
             if cid in keep:
                 shared = len(kg.concept_papers[cid] & paper_set) > 1
-                about = kg.about(pid, cid)
+                s = salience.get((pid, cid))
+                about = s is not None and s.about
                 # what the paper is about is drawn solid; what it merely mentions, dashed
                 edges.append({
                     "from": paper_node(pid), "to": concept_node(cid), "kind": "mentions",
                     "about": about, "dashes": not about,
                     "value": count if about else 1,
-                    "title": mention_tooltip(kg, pid, cid, count, first[(pid, cid)]),
+                    "title": mention_tooltip(kg, pid, cid, count, first[(pid, cid)],
+                                             salience=salience),
                     "note": f"“{snippet(first[(pid, cid)], 200)}”",
                     "color": {"color": "#7f8c9a" if shared else "#c3cad3"},
                 })
@@ -149,6 +154,17 @@ def paper_concept_network(
     net.nodes, net.edges = nodes, edges
     net.node_ids = [n["id"] for n in nodes]
     return net
+
+
+def _first_evidence(kg: KnowledgeGraph, papers: Collection[str]) -> dict[tuple[str, str], str]:
+    """:attr:`~kg.core.model.KnowledgeGraph.first_evidence` of the pairs of ``papers``."""
+    if "first_evidence" in kg.__dict__:  # made already (a cached view): not made again
+        return kg.first_evidence
+    out: dict[tuple[str, str], str] = {}
+    for m in kg.mentions:
+        if m.paper in papers:
+            out.setdefault((m.paper, m.concept), m.sentence)
+    return out
 
 
 def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:

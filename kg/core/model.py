@@ -23,14 +23,14 @@ import json
 import math
 import pickle
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
 
-from kg.core.salience import Salience, score_salience
+from kg.core.salience import Salience, salience_by_paper, score_salience
 from kg.core.text import acronym_key, norm_key
 
 __all__ = [
@@ -260,6 +260,33 @@ class KnowledgeGraph:
         return {(s.paper, s.concept): s
                 for s in score_salience(self.papers, self.concepts, self.mentions)}
 
+    def salience_of(self, paper_ids: Collection[str]) -> dict[tuple[str, str], Salience]:
+        """:attr:`salience` of the pairs of ``paper_ids`` alone, made from their mentions
+        and the corpus's document frequencies when :attr:`salience` is not there yet (a
+        page that shows a few papers of a large model does not need every pair's)."""
+        if "salience" in self.__dict__:
+            return {k: s for k, s in self.salience.items() if k[0] in paper_ids}
+        df = {c: len(ps) for c, ps in self.concept_papers.items()}
+        return {(s.paper, s.concept): s for s in score_salience(
+            self.papers, self.concepts, (m for m in self.mentions if m.paper in paper_ids),
+            df=df)}
+
+    def salience_rows(self) -> Iterator[Salience]:
+        """Every pair's salience in (paper, concept) order, as :attr:`salience` has it; of a
+        model whose mentions are grouped by paper, papers in id order (a build's), made a
+        paper at a time unless :attr:`salience` is there already."""
+        if "salience" in self.__dict__ or not _grouped_by_paper(self.mentions):
+            salience = self.salience
+            return (salience[k] for k in sorted(salience))
+        return salience_by_paper(self.papers, self.concepts, self.mentions,
+                                 {c: len(ps) for c, ps in self.concept_papers.items()})
+
+    def n_salience(self) -> int:
+        """How many (paper, concept) pairs have a mention (``len(salience)``)."""
+        if "salience" in self.__dict__:
+            return len(self.salience)
+        return sum(len(ps) for ps in self.concept_papers.values())
+
     def about(self, paper_id: str, concept_id: str) -> bool:
         """Whether the paper is *about* the concept (not merely mentions it)."""
         s = self.salience.get((paper_id, concept_id))
@@ -455,6 +482,16 @@ def _share_strings(items: list, names: tuple[str, ...]) -> None:
                 shared = share(value, value)
                 if shared is not value:
                     object.__setattr__(item, name, shared)
+
+
+def _grouped_by_paper(items: Iterable) -> bool:
+    """Whether ``items`` are grouped by paper, papers in id order."""
+    last = ""
+    for item in items:
+        if item.paper < last:
+            return False
+        last = item.paper
+    return True
 
 
 def idf(n_papers: int, df: int) -> float:

@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 from typing import Any
 
 from kg.core.text import norm_key
 
 __all__ = ["ABOUT_MIN", "ABOUT_TOP", "DIGITS", "MENTION_WEIGHT", "WEIGHTS", "Salience",
-           "score_salience"]
+           "salience_by_paper", "score_salience"]
 
 WEIGHTS = {"title": 0.30, "frequency": 0.20, "position": 0.15, "idf": 0.20, "keyword": 0.15}
 #: Chosen on the judged set's dev split (bench/judged/, which gives a paper 3 to 8 key
@@ -64,11 +66,14 @@ class Salience:
 
 
 def score_salience(papers: Mapping[str, Any], concepts: Mapping[str, Any],
-                   mentions: Iterable[Any]) -> list[Salience]:
+                   mentions: Iterable[Any], *, df: Mapping[str, int] | None = None,
+                   ) -> list[Salience]:
     """The salience of every (paper, concept) pair that has a mention, sorted by pair.
 
     ``papers``, ``concepts`` and ``mentions`` are those of a
-    :class:`~kg.core.model.KnowledgeGraph`.
+    :class:`~kg.core.model.KnowledgeGraph`; ``df``, each concept's number of papers with a
+    mention of it, is counted from ``mentions`` unless given (``mentions`` may then be
+    some papers' alone: their pairs get the scores they have in the whole model).
 
     Examples
     --------
@@ -85,35 +90,81 @@ def score_salience(papers: Mapping[str, Any], concepts: Mapping[str, Any],
     ...  for s in score_salience(papers, concepts, mentions)]
     [('p', 'gnn', 0.937, True), ('p', 'mlp', 0.176, False), ('q', 'mlp', 0.631, True)]
     """
-    n_mentions: dict[tuple[str, str], int] = defaultdict(int)
-    in_title: set[tuple[str, str]] = set()
-    first: dict[tuple[str, str], int] = {}
-    for m in mentions:
-        pair = (m.paper, m.concept)
-        n_mentions[pair] += 1
-        if m.field == "title":
-            in_title.add(pair)
-        elif pair not in first or m.start < first[pair]:
-            first[pair] = m.start
-    df: dict[str, int] = defaultdict(int)
-    for _, c in n_mentions:
-        df[c] += 1
+    pairs = _pair_stats(mentions)
+    if df is None:
+        counted: dict[str, int] = defaultdict(int)
+        for by_concept in pairs.values():
+            for c in by_concept:
+                counted[c] += 1
+        df = counted
+    out: list[Salience] = []
+    for pid in sorted(pairs):
+        out.extend(_paper_salience(pid, papers.get(pid), concepts, pairs[pid], df, len(papers)))
+    return out
+
+
+def salience_by_paper(papers: Mapping[str, Any], concepts: Mapping[str, Any],
+                      mentions: Iterable[Any], df: Mapping[str, int]) -> Iterator[Salience]:
+    """What :func:`score_salience` gives, paper by paper as ``mentions`` come, holding one
+    paper's pairs at a time: ``mentions`` grouped by paper, papers in id order (as a build
+    makes them), ``df`` each concept's number of papers with a mention of it.
+
+    Examples
+    --------
+    >>> from kg.core.model import Concept, Mention, Paper
+    >>> papers = {"p": Paper("p", "GNNs", "GNNs beat MLPs."), "q": Paper("q", "MLPs", "MLPs.")}
+    >>> concepts = {"gnn": Concept("gnn", "GNN"), "mlp": Concept("mlp", "MLP")}
+    >>> mentions = [Mention("p", "gnn", "title", 0, 4, "GNNs", "GNNs", "acronym"),
+    ...             Mention("p", "mlp", "abstract", 10, 14, "MLPs", "GNNs beat", "acronym"),
+    ...             Mention("q", "mlp", "title", 0, 4, "MLPs", "MLPs", "acronym")]
+    >>> by_paper = list(salience_by_paper(papers, concepts, mentions, {"gnn": 1, "mlp": 2}))
+    >>> by_paper == score_salience(papers, concepts, mentions)
+    True
+    """
     n_papers = len(papers)
-    declared = {pid: {norm_key(k) for k in p.keywords} for pid, p in papers.items()
-                if p.keywords}
-    scores: dict[str, list[tuple[str, float, bool]]] = defaultdict(list)
-    for pair in sorted(n_mentions):
-        pid, cid = pair
-        keys = declared.get(pid, set())
+    for pid, group in groupby(mentions, key=attrgetter("paper")):
+        yield from _paper_salience(pid, papers.get(pid), concepts, _pair_stats(group)[pid], df,
+                                   n_papers)
+
+
+#: Per concept of a paper: its number of mentions, whether one is in the title, the start of
+#: the first abstract mention (``None``: none).
+_PairStats = list
+
+
+def _pair_stats(mentions: Iterable[Any]) -> dict[str, dict[str, _PairStats]]:
+    """Per paper, per concept: ``[mentions, in title, first abstract start or None]``."""
+    out: dict[str, dict[str, _PairStats]] = defaultdict(dict)
+    for m in mentions:
+        stats = out[m.paper].get(m.concept)
+        if stats is None:
+            stats = out[m.paper][m.concept] = [0, False, None]
+        stats[0] += 1
+        if m.field == "title":
+            stats[1] = True
+        elif stats[2] is None or m.start < stats[2]:
+            stats[2] = m.start
+    return out
+
+
+def _paper_salience(pid: str, paper: Any, concepts: Mapping[str, Any],
+                    pairs: Mapping[str, _PairStats], df: Mapping[str, int],
+                    n_papers: int) -> list[Salience]:
+    """The saliences of one paper's concepts (``pairs``: :func:`_pair_stats` of the
+    paper), sorted by concept."""
+    keys = {norm_key(k) for k in paper.keywords} if paper is not None and paper.keywords \
+        else set()
+    length = max(1, len(paper.abstract)) if paper is not None else 1
+    scores: list[tuple[str, float, bool]] = []
+    for cid in sorted(pairs):
+        count, in_title, first = pairs[cid]
         concept = concepts.get(cid)
         keyword = bool(keys) and concept is not None and any(
             norm_key(f) in keys for f in (concept.label, *concept.aliases))
-        paper = papers.get(pid)
-        length = max(1, len(paper.abstract)) if paper is not None else 1
         signals = {
-            "title": float(pair in in_title),
-            "frequency": min(1.0, math.log2(1 + n_mentions[pair]) / math.log2(5)),
-            "position": 1.0 - min(first[pair], length) / length if pair in first else 1.0,
+            "title": float(in_title),
+            "frequency": min(1.0, math.log2(1 + count) / math.log2(5)),
+            "position": 1.0 - min(first, length) / length if first is not None else 1.0,
             "idf": math.log(n_papers / df[cid]) / math.log(n_papers) if n_papers > 1 else 1.0,
             "keyword": float(keyword),
         }
@@ -121,11 +172,7 @@ def score_salience(papers: Mapping[str, Any], concepts: Mapping[str, Any],
                  if not (k == "title" and (paper is None or paper.title_derived))
                  and not (k == "keyword" and not keys)]
         score = sum(WEIGHTS[k] * signals[k] for k in given) / sum(WEIGHTS[k] for k in given)
-        scores[pid].append((cid, round(score, DIGITS), keyword))
-    out: list[Salience] = []
-    for pid in sorted(scores):
-        ranked = sorted(scores[pid], key=lambda t: (-t[1], t[0]))
-        top = {cid for cid, s, _ in ranked[:ABOUT_TOP] if s >= ABOUT_MIN}
-        out.extend(Salience(pid, cid, s, cid in top or keyword)
-                   for cid, s, keyword in sorted(scores[pid]))
-    return out
+        scores.append((cid, round(score, DIGITS), keyword))
+    ranked = sorted(scores, key=lambda t: (-t[1], t[0]))
+    top = {cid for cid, s, _ in ranked[:ABOUT_TOP] if s >= ABOUT_MIN}
+    return [Salience(pid, cid, s, cid in top or keyword) for cid, s, keyword in scores]

@@ -67,11 +67,10 @@ def dump_spill(kg: KnowledgeGraph, file: BinaryIO, *, links: int) -> None:
     if not streams(kg):
         dump_rows(kg, file)
         return
-    salience = kg.salience
     edges = kg.relation_edges
     meta = {
         "papers": len(kg.papers), "concepts": len(kg.concepts), "mentions": len(kg.mentions),
-        "paper_concept_links": len(salience), "paper_paper_links": links,
+        "paper_concept_links": kg.n_salience(), "paper_paper_links": links,
         "relations": len(edges),
         "df": {c: len(ps) for c, ps in kg.concept_papers.items()},
         "extractors": extractor_names(kg),
@@ -84,7 +83,8 @@ def dump_spill(kg: KnowledgeGraph, file: BinaryIO, *, links: int) -> None:
         ("concepts", Concept, kg.concepts.values()), ("papers", Paper, kg.papers.values()),
         ("by_id", Paper, [] if by_id == ids else (kg.papers[p] for p in by_id)),
         ("mentions", Mention, kg.mentions), ("relations", Relation, kg.relations),
-        ("salience", Salience, (salience[k] for k in sorted(salience))),
+        # a paper at a time (not every pair's at once) unless the model has them already
+        ("salience", Salience, kg.salience_rows()),
         ("edges", RelationEdge, edges.values()),
     ]
     del ids, by_id
