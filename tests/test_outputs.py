@@ -39,3 +39,21 @@ def test_paper_link_count_counts_the_pairs_paper_links_lists(example_kg):
     from kg.stores.graph import paper_link_count, paper_links
 
     assert paper_link_count(example_kg) == len(paper_links(example_kg)) > 0
+
+
+def test_paper_link_count_of_concepts_in_many_papers_and_in_few():
+    # concepts in at least 1/32 of the papers are bitmaps, the others arrays of papers
+    import random
+
+    from kg.core.model import KnowledgeGraph, Mention, Paper
+    from kg.stores.graph import paper_link_count, paper_links
+
+    rng = random.Random(7)
+    papers = {f"p{i:03d}": Paper(f"p{i:03d}", "t", "x") for i in range(200)}
+    mentions = [Mention(p, f"c{min(int(rng.paretovariate(0.6)), 300)}", "abstract", 0, 1, "x",
+                        "x.", "lexicon")
+                for p in papers for _ in range(rng.randint(0, 5))]
+    kg = KnowledgeGraph(papers=papers, mentions=mentions)
+    sizes = [len(ps) for ps in kg.concept_papers.values()]
+    assert max(sizes) > 100 and any(1 < n < 200 // 32 for n in sizes)
+    assert paper_link_count(kg) == len(paper_links(kg)) > 0

@@ -90,22 +90,44 @@ def paper_link_count(kg: KnowledgeGraph) -> int:
     ...                                 mentions=[m("a", "gnn"), m("b", "gnn"), m("c", "x")]))
     1
     """
-    # one bit per paper: a paper's neighbours are the OR of its concepts' paper sets
+    # A paper's neighbours are the union of its concepts' paper sets. A concept in many
+    # papers is a bitmap (one bit per paper), one in few the array of its papers' numbers:
+    # a bitmap for every concept grew with papers × concepts (~1 GB at 100,000 papers)
     index = {p: i for i, p in enumerate(kg.papers)}
-    masks = {}
+    dense_from = max(2, len(index) // 32)  # from there a bitmap is the smaller
+    dense: dict[str, int] = {}
+    sparse: dict[str, np.ndarray] = {}
+    scratch = np.zeros(len(index), dtype=bool)
     for cid, papers in kg.concept_papers.items():
         if len(papers) > 1:
-            bits = np.zeros(len(index), dtype=bool)
-            bits[[index[p] for p in papers]] = True
-            masks[cid] = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+            members = np.fromiter((index[p] for p in papers), dtype=np.int32, count=len(papers))
+            if len(papers) < dense_from:
+                sparse[cid] = members
+            else:
+                dense[cid] = _bitmap(scratch, members)
     total = 0
     for concepts in kg.paper_concepts.values():
         union = 0
+        arrays = []
         for cid in concepts:
-            union |= masks.get(cid, 0)
+            if cid in dense:
+                union |= dense[cid]
+            elif cid in sparse:
+                arrays.append(sparse[cid])
+        if arrays:  # the few-paper concepts' papers as one more bitmap, for this paper only
+            union |= _bitmap(scratch, np.concatenate(arrays) if len(arrays) > 1 else arrays[0])
         if union:
             total += union.bit_count() - 1  # a paper is its own neighbour once
     return total // 2  # each pair counted from both ends
+
+
+def _bitmap(scratch: np.ndarray, members: np.ndarray) -> int:
+    """The papers numbered ``members`` as the bits of an int (``scratch``: all False, a
+    bool per paper; left so)."""
+    scratch[members] = True
+    bits = int.from_bytes(np.packbits(scratch, bitorder="little").tobytes(), "little")
+    scratch[members] = False
+    return bits
 
 
 def to_networkx(kg: KnowledgeGraph, *, links: bool = True,
