@@ -411,15 +411,25 @@ def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
 
 
 def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[_Extracted]:
-    """One task in a worker process: the chunk's texts through the worker's pipeline."""
-    return _run_chunk(spec.pipeline(), chunk, spec.batch_size, spec.relations)
+    """One task in a worker process: the chunk's texts through the worker's pipeline.
+
+    The task runs in a spaCy memory zone: the strings its texts add to the vocabulary (every
+    new word, and a growing corpus keeps coining names) are dropped when it ends, or a
+    worker's memory would grow with the corpus. What a task returns holds plain strings and
+    numbers, none of the zone's ``Doc`` objects or string ids.
+    """
+    nlp = spec.pipeline()
+    with nlp.memory_zone():
+        return _run_chunk(nlp, chunk, spec.batch_size, spec.relations)
 
 
 def _extract_here(shared: tuple[Language, int, tuple[RelationModel, bool] | None],
                   chunk: _Chunk) -> list[_Extracted]:
-    """One task in this process, with the pipeline already built here."""
+    """One task in this process, with the pipeline already built here (in a memory zone,
+    as :func:`_extract_task`)."""
     nlp, batch_size, relations = shared
-    return _run_chunk(nlp, chunk, batch_size, relations)
+    with nlp.memory_zone():
+        return _run_chunk(nlp, chunk, batch_size, relations)
 
 
 def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,

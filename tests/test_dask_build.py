@@ -132,3 +132,30 @@ def test_a_cluster_started_apart_builds_the_same_bytes(corpus, one_process, only
         cached = client.run(lambda: len(__import__("extractors.pipeline").pipeline
                                          ._WORKER_PIPELINE))
     assert sorted(cached.values()) == [1, 1]
+
+
+def test_the_workers_forget_the_words_of_the_texts(corpus, extraction_on_workers, dask_cluster,
+                                                   tmp_path):
+    # tasks run in spaCy memory zones: a worker's vocabulary does not keep every new word
+    # of every text it extracted, or its memory would grow with the corpus
+    import json
+    import re
+
+    from distributed import Client
+
+    from extractors.pipeline import base_pipeline, span_model_dir
+
+    text = " ".join(json.loads(line)["abstract"] for line in corpus.open(encoding="utf-8"))
+    fresh = base_pipeline(span_model_dir()).vocab.strings
+    new = sorted({w for w in re.findall(r"[A-Za-z]{6,}", text) if w not in fresh})
+    assert len(new) > 100
+    _build(corpus, tmp_path / "apart", scheduler=dask_cluster)
+    with Client(dask_cluster) as client:
+        # which of the new words the worker's pipeline holds (a lambda: sent by value)
+        held = client.run(lambda words: [
+            w for w in words if w in next(iter(__import__("extractors.pipeline").pipeline
+                                               ._WORKER_PIPELINE.values()))[0].vocab.strings],
+            new)
+    assert len(held) == 2
+    for words in held.values():  # the concept matcher's terms stay: a few words of them
+        assert len(words) < len(new) / 4, words
