@@ -133,9 +133,33 @@ def test_a_store_loaded_while_written_in_pieces_has_every_triple(tmp_path, monke
     kg = KnowledgeGraph(papers={f"p{i}": Paper(f"p{i}", "A title", "An abstract. " * 20)
                                 for i in range(50)})
     monkeypatch.setattr(out_module, "BULK_LOAD_BYTES", 2000)  # many pieces
-    monkeypatch.setattr(out_module._StoreLoad.__init__, "__defaults__", (2000,))
+    monkeypatch.setattr(out_module._StoreLoad.__init__, "__defaults__", (2000, 10**9))
     n = out_module.write_rdf(kg, tmp_path)
     store = ox.Store.read_only(str(tmp_path / "store"))
     expected = parse_block((tmp_path / "graph.ttl").read_bytes()[len(header()):])
     assert len(store) == n == len(expected) > 50
     assert {ox.Triple(q.subject, q.predicate, q.object) for q in store} == set(expected)
+
+
+def test_a_store_loaded_while_written_is_cut_by_triples_too(tmp_path, monkeypatch):
+    """Pieces are bounded in triples as well as bytes (the loader's memory is per triple)."""
+    from kg.core.model import KnowledgeGraph, Paper
+    from kg.stores import out as out_module
+
+    kg = KnowledgeGraph(papers={f"p{i}": Paper(f"p{i}", "A title", "An abstract.")
+                                for i in range(40)})
+    opened = []
+    real_open = out_module._StoreLoad._open
+
+    def counting_open(self):
+        opened.append(self._counted)
+        real_open(self)
+
+    monkeypatch.setattr(out_module._StoreLoad, "_open", counting_open)
+    monkeypatch.setattr(out_module._StoreLoad.__init__, "__defaults__", (10**9, 30))
+    n = out_module.write_rdf(kg, tmp_path)
+    store = ox.Store.read_only(str(tmp_path / "store"))
+    expected = parse_block((tmp_path / "graph.ttl").read_bytes()[len(header()):])
+    assert len(store) == n == len(expected)
+    assert {ox.Triple(q.subject, q.predicate, q.object) for q in store} == set(expected)
+    assert len(opened) >= n // 30  # one bulk load per 30 triples or so

@@ -10,13 +10,14 @@ import shutil
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pyoxigraph as ox
 
+from kg.core.collect import return_free_pages
 from kg.core.errors import Messages, StoreError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
@@ -39,9 +40,9 @@ if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs
     import rdflib
 
 __all__ = [
-    "BULK_LOAD_BYTES", "STORE_SLACK", "bulk_load_pieces", "damaged", "is_read_only",
-    "load_model", "loads_in_background", "open_rdflib_graph", "open_store", "require_built",
-    "write_manifest", "write_rdf",
+    "BULK_LOAD_BYTES", "BULK_LOAD_TRIPLES", "STORE_SLACK", "bulk_load_pieces", "damaged",
+    "is_read_only", "load_model", "loads_in_background", "open_rdflib_graph", "open_store",
+    "require_built", "turtle_triples", "write_manifest", "write_rdf",
 ]
 
 _READ_ONLY_KEEP = 8
@@ -121,30 +122,87 @@ def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
 #: disk instead of 281 MB.
 BULK_LOAD_BYTES = 32 * 2**20
 
+#: Triples per bulk load, as well as :data:`BULK_LOAD_BYTES`: the loader's memory is
+#: ~0.85 KB per triple it is given (each one parsed, then encoded and sorted three ways),
+#: whatever their bytes. 32 MB of a paper's Turtle is ~0.45 M triples, but of the corpus
+#: block's short salience and link triples, which grow with the corpus, many more: a
+#: 2,000-paper ``graph.ttl`` loaded in 32 MB pieces peaked at 627 MB PSS (729,103 triples
+#: in the first piece), in pieces of 200,000 triples at 199 MB.
+BULK_LOAD_TRIPLES = 200_000
+
+
+def turtle_triples(data: bytes) -> int:
+    """How many triples ``data`` holds at most, Turtle as ``graph.ttl`` is written: a line
+    per subject and per further predicate (a literal's line breaks are escaped), and
+    ``" , "`` before each further object. Exact unless a literal holds ``" , "``.
+
+    >>> turtle_triples(b'kgc:a a skos:Concept ;\\n\\tskos:altLabel "x" , "y" .\\n')
+    3
+    """
+    return data.count(b"\n") + data.count(b" , ")
+
+
+def _statements(f: BinaryIO, start: int, length: int, size: int = 1 << 20
+                ) -> Iterator[bytes]:
+    """The bytes ``start`` to ``start + length`` of ``f`` (whole statements of
+    ``graph.ttl``), in parts of about ``size`` bytes, each cut after a statement's end
+    (``" .\\n"``: a line break is never inside a term), so each part is valid Turtle after
+    the header."""
+    f.seek(start)
+    left, rest = length, b""
+    while left > 0:
+        data = rest + f.read(min(size, left))
+        left = start + length - f.tell()
+        cut = data.rfind(b" .\n") + 3 if left > 0 else len(data)
+        if cut < 3:  # no statement ends here yet: read on
+            rest = data
+            continue
+        yield data[:cut]
+        rest = data[cut:]
+
 
 def bulk_load_pieces(store: ox.Store, path: Path, index: TurtleIndex,
-               limit: int = BULK_LOAD_BYTES) -> None:
-    """Bulk-load ``path`` (``graph.ttl``) into ``store``, at most ``limit`` bytes at a time.
+               limit: int = BULK_LOAD_BYTES, triples: int = BULK_LOAD_TRIPLES) -> None:
+    """Bulk-load ``path`` (``graph.ttl``) into ``store``, at most ``limit`` bytes and
+    ``triples`` triples at a time.
 
-    The pieces are whole blocks of ``index`` (each one valid Turtle after the file's
-    ``@prefix`` header); a file of ``limit`` bytes or less is loaded in one go.
+    The pieces are whole paper blocks of ``index`` and parts of the corpus block cut
+    between statements (each one valid Turtle after the file's ``@prefix`` header); a file
+    within both limits is loaded in one go. glibc is given back the loader's free pages
+    after each piece (:func:`~kg.core.collect.return_free_pages`).
     """
-    if path.stat().st_size <= limit:
+    total = index.corpus.triples + sum(b.triples for b in index.papers.values())
+    if path.stat().st_size <= limit and total <= triples:
         store.bulk_load(path=str(path), format=ox.RdfFormat.TURTLE)
         return
-    blocks = sorted([(index.corpus.start, index.corpus.length),
-                     *((b.start, b.length) for b in index.papers.values())])
+    blocks = sorted([(b.start, b.length, b is index.corpus, b.triples)
+                     for b in (index.corpus, *index.papers.values())])
+    # the corpus block is read in parts of about an eighth of a piece's triples
+    part = min(1 << 20, max(1 << 12, index.corpus.length * triples // max(
+        8 * index.corpus.triples, 1)))
+    parts: list[bytes] = []
+    sent = counted = 0
+
+    def load() -> None:
+        store.bulk_load(head + b"".join(parts), format=ox.RdfFormat.TURTLE)
+        parts.clear()
+        return_free_pages()
+
     with open(path, "rb") as f:
         head = f.read(blocks[0][0])
-        start = end = blocks[0][0]
-        for b_start, length in blocks:
-            if end > start and b_start + length - start > limit:
+        for start, length, split, n in blocks:
+            if not split:
                 f.seek(start)
-                store.bulk_load(head + f.read(end - start), format=ox.RdfFormat.TURTLE)
-                start = end
-            end = b_start + length
-        f.seek(start)
-        store.bulk_load(head + f.read(end - start), format=ox.RdfFormat.TURTLE)
+            for data in _statements(f, start, length, part) if split else [f.read(length)]:
+                if split:
+                    n = turtle_triples(data)
+                if parts and (sent + len(data) > limit or counted + n > triples):
+                    load()
+                    sent = counted = 0
+                parts.append(data)
+                sent += len(data)
+                counted += n
+        load()
 
 
 #: Where a pipe's read end can be opened by path (Linux, macOS), for the bulk loader.
@@ -157,19 +215,23 @@ class _StoreLoad:
     The loader reads pipes in Oxigraph's own code, without Python's lock, so the store is
     built on another core while Python writes ``graph.ttl`` (the same bytes). As
     :func:`bulk_load_pieces` does, a new bulk load (a new pipe, the header again) starts
-    before a write that would take the piece past ``limit`` bytes: each write is a whole
-    block. Leaving the ``with`` block waits for the store; an error of the loader is raised
-    then (or at the first :meth:`write` after it stopped reading).
+    before a write that would take the piece past ``limit`` bytes or ``triples`` triples
+    (:func:`turtle_triples`): each write is whole statements (a paper's block, a part of the
+    corpus block). Leaving the ``with`` block waits for the store; an error of the loader
+    is raised then (or at the first :meth:`write` after it stopped reading).
     """
 
-    def __init__(self, path: Path, limit: int = BULK_LOAD_BYTES) -> None:
+    def __init__(self, path: Path, limit: int = BULK_LOAD_BYTES,
+                 triples: int = BULK_LOAD_TRIPLES) -> None:
         self.path = path
         self.limit = limit
+        self.triples = triples
         self.error: BaseException | None = None
         self._pipes: queue.SimpleQueue[int | None] = queue.SimpleQueue()
         self._pipe: BinaryIO | None = None
         self._head: bytes | None = None
         self._sent = 0
+        self._counted = 0
         self._thread = threading.Thread(target=self._load, name="kg-store-load", daemon=True)
 
     def __enter__(self) -> _StoreLoad:
@@ -184,6 +246,7 @@ class _StoreLoad:
                     if store is None:
                         store = ox.Store(str(self.path))
                     store.bulk_load(path=str(_PIPES / str(read)), format=ox.RdfFormat.TURTLE)
+                    return_free_pages()
             except BaseException as e:  # raised in the writing thread
                 self.error = e
             finally:
@@ -199,13 +262,14 @@ class _StoreLoad:
         read, write = os.pipe()
         self._pipes.put(read)
         self._pipe = os.fdopen(write, "wb", buffering=1 << 20)
-        self._sent = 0
+        self._sent = self._counted = 0
 
     def write(self, data: bytes) -> None:
+        n = turtle_triples(data)
         if self._head is None:  # the @prefix header: it starts every piece
             self._head = data
-        elif self._pipe is not None and self._sent > len(self._head) \
-                and self._sent + len(data) > self.limit:
+        elif self._pipe is not None and self._sent > len(self._head) and (
+                self._sent + len(data) > self.limit or self._counted + n > self.triples):
             self._close_pipe()
         try:
             if self._pipe is None:
@@ -213,6 +277,7 @@ class _StoreLoad:
                 if data is not self._head:
                     self._put(self._head)
             self._put(data)
+            self._counted += n
         except BrokenPipeError:
             self._finish()
             raise
