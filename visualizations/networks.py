@@ -129,7 +129,7 @@ def paper_concept_network(
         nodes.append(concept_vis_node(kg, cid, shown))
     # the evidence and salience of the shown papers' pairs alone: a page shows a few
     # hundred papers of a model that may have many thousands
-    first = _first_evidence(kg, paper_set)
+    first = kg.first_evidence_of(paper_set)
     salience = kg.salience_of(paper_set)
     edges = []
     for pid in papers:
@@ -154,17 +154,6 @@ def paper_concept_network(
     net.nodes, net.edges = nodes, edges
     net.node_ids = [n["id"] for n in nodes]
     return net
-
-
-def _first_evidence(kg: KnowledgeGraph, papers: Collection[str]) -> dict[tuple[str, str], str]:
-    """:attr:`~kg.core.model.KnowledgeGraph.first_evidence` of the pairs of ``papers``."""
-    if "first_evidence" in kg.__dict__:  # made already (a cached view): not made again
-        return kg.first_evidence
-    out: dict[tuple[str, str], str] = {}
-    for m in kg.mentions:
-        if m.paper in papers:
-            out.setdefault((m.paper, m.concept), m.sentence)
-    return out
 
 
 def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:

@@ -198,10 +198,15 @@ class KnowledgeGraph:
     @cached_property
     def first_evidence(self) -> dict[tuple[str, str], str]:
         """For each (paper, concept) pair, the sentence of the paper's first mention of it."""
-        out: dict[tuple[str, str], str] = {}
-        for m in self.mentions:
-            out.setdefault((m.paper, m.concept), m.sentence)
-        return out
+        return _first_sentences(self.mentions)
+
+    def first_evidence_of(self, paper_ids: Collection[str]) -> dict[tuple[str, str], str]:
+        """:attr:`first_evidence` of the pairs of ``paper_ids`` (all of it when it is made
+        already): a page that shows a few papers of a large model does not need every
+        pair's."""
+        if "first_evidence" in self.__dict__:
+            return self.first_evidence
+        return _first_sentences(m for m in self.mentions if m.paper in paper_ids)
 
     @cached_property
     def narrower(self) -> dict[str, set[str]]:
@@ -482,6 +487,14 @@ def _share_strings(items: list, names: tuple[str, ...]) -> None:
                 shared = share(value, value)
                 if shared is not value:
                     object.__setattr__(item, name, shared)
+
+
+def _first_sentences(mentions: Iterable[Mention]) -> dict[tuple[str, str], str]:
+    """Per (paper, concept) pair of ``mentions``, the sentence of its first mention."""
+    out: dict[tuple[str, str], str] = {}
+    for m in mentions:
+        out.setdefault((m.paper, m.concept), m.sentence)
+    return out
 
 
 def _grouped_by_paper(items: Iterable) -> bool:
