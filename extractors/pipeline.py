@@ -395,41 +395,36 @@ _Extracted = tuple[int, DocSpans, TextRecord | None, list[Relation] | None]
 
 def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
                relations: tuple[RelationModel, bool] | None) -> list[_Extracted]:
-    texts = {i: (text, where) for i, text, where, _, _ in chunk}
-    records = {i: r for i, _, _, r, _ in chunk if r is not None}
-    raw = {i: r for i, _, _, _, r in chunk if r is not None}
-    out = []
-    for i, ds, record in _run(nlp, texts, [i for i, *_ in chunk], records, batch_size):
-        found = None
-        if relations is not None and i in raw:
-            model, patterns = relations
-            found = find_relations(ds.paper, ds.field, raw[i], ds.sents, ds.model,
-                                   model=model, patterns=patterns)
-        # a text at offset 0 sends its record as its spans (spans_record): not twice
-        out.append((i, ds, record if texts[i][1][2] else None, found))
-    return out
+    """The chunk's texts through ``nlp``, in a spaCy memory zone: the strings its texts add
+    to the vocabulary (every new word, and a growing corpus keeps coining names) are dropped
+    when it ends, or a worker's memory would grow with the corpus. What it returns holds
+    plain strings and numbers, none of the zone's ``Doc`` objects or string ids."""
+    with nlp.memory_zone():
+        texts = {i: (text, where) for i, text, where, _, _ in chunk}
+        records = {i: r for i, _, _, r, _ in chunk if r is not None}
+        raw = {i: r for i, _, _, _, r in chunk if r is not None}
+        out = []
+        for i, ds, record in _run(nlp, texts, [i for i, *_ in chunk], records, batch_size):
+            found = None
+            if relations is not None and i in raw:
+                model, patterns = relations
+                found = find_relations(ds.paper, ds.field, raw[i], ds.sents, ds.model,
+                                       model=model, patterns=patterns)
+            # a text at offset 0 sends its record as its spans (spans_record): not twice
+            out.append((i, ds, record if texts[i][1][2] else None, found))
+        return out
 
 
 def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[_Extracted]:
-    """One task in a worker process: the chunk's texts through the worker's pipeline.
-
-    The task runs in a spaCy memory zone: the strings its texts add to the vocabulary (every
-    new word, and a growing corpus keeps coining names) are dropped when it ends, or a
-    worker's memory would grow with the corpus. What a task returns holds plain strings and
-    numbers, none of the zone's ``Doc`` objects or string ids.
-    """
-    nlp = spec.pipeline()
-    with nlp.memory_zone():
-        return _run_chunk(nlp, chunk, spec.batch_size, spec.relations)
+    """One task in a worker process: the chunk's texts through the worker's pipeline."""
+    return _run_chunk(spec.pipeline(), chunk, spec.batch_size, spec.relations)
 
 
 def _extract_here(shared: tuple[Language, int, tuple[RelationModel, bool] | None],
                   chunk: _Chunk) -> list[_Extracted]:
-    """One task in this process, with the pipeline already built here (in a memory zone,
-    as :func:`_extract_task`)."""
+    """One task in this process, with the pipeline already built here."""
     nlp, batch_size, relations = shared
-    with nlp.memory_zone():
-        return _run_chunk(nlp, chunk, batch_size, relations)
+    return _run_chunk(nlp, chunk, batch_size, relations)
 
 
 def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,
