@@ -37,6 +37,7 @@ from extractors.consolidate import DocSpans, resolve_corpus, token_doc
 from extractors.lexicon import load_lexicon
 from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
+from extractors.relation_file import RelationFile
 from extractors.relation_model import RelationModel, load_relation_model
 from extractors.relations import find_relations, sorted_relations
 from extractors.span_file import SpanFile
@@ -476,6 +477,7 @@ def extract_corpus(
     rejected: Rejected | None = None,
     relation_model: RelationModel | bool | None = True,
     relation_patterns: bool = True,
+    relations_on_disk: bool = False,
 ) -> KnowledgeGraph:
     """Extract concept mentions from ``papers`` and return the knowledge graph.
 
@@ -530,6 +532,12 @@ def extract_corpus(
         (if any), ``False``/``None`` none.
     relation_patterns : bool
         Add the relations of the pattern layer (:mod:`extractors.relation_patterns`).
+    relations_on_disk : bool
+        Leave the relations in the temporary file they go to as they are found: the graph's
+        ``relations`` is then a :class:`~extractors.relation_file.Relations`, a sequence
+        read off that file at each pass (in the same order), instead of a list. For a
+        caller that only reads them through (a build's extraction process): they are not
+        held in memory.
 
     Examples
     --------
@@ -573,7 +581,8 @@ def extract_corpus(
                                  batch_size=batch_size, nested=nested,
                                  propagate_terms=propagate_terms, acceptance=acceptance,
                                  rejected=rejected, relation_model=model,
-                                 relation_patterns=relation_patterns, early=early)
+                                 relation_patterns=relation_patterns, early=early,
+                                 relations_on_disk=relations_on_disk)
     finally:
         _WORKER_PIPELINE.clear()
 
@@ -586,31 +595,38 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
                   rejected: Rejected | None, relation_model: RelationModel | None,
                   relation_patterns: bool, early: tuple[RelationModel, bool] | None,
-                  ) -> KnowledgeGraph:
+                  relations_on_disk: bool) -> KnowledgeGraph:
     """:func:`extract_corpus` once its pipeline is built and its workers are running;
     ``early``: relations found with the extraction (:func:`_relations_with_extraction`)."""
     # every text's spans go to a temporary file as they come, and consolidation's passes
     # read them back one text at a time: held here, they were the largest thing this
-    # process kept per paper (~10 KB)
+    # process kept per paper (~10 KB); so do the relations found with extraction (~8.5 KB
+    # per paper), read back when the graph's are (a build's keep the file open)
+    related = RelationFile(len(texts))
     with SpanFile(len(texts)) as spans:
-        return _consolidate(workers, papers, registry, nlp, spec, texts, records, keys, cache,
-                            cache_to, spans, progress=progress, batch_size=batch_size,
-                            nested=nested, propagate_terms=propagate_terms, acceptance=acceptance,
-                            rejected=rejected, relation_model=relation_model,
-                            relation_patterns=relation_patterns, early=early)
+        graph = _consolidate(workers, papers, registry, nlp, spec, texts, records, keys, cache,
+                             cache_to, spans, related, progress=progress, batch_size=batch_size,
+                             nested=nested, propagate_terms=propagate_terms,
+                             acceptance=acceptance, rejected=rejected,
+                             relation_model=relation_model, relation_patterns=relation_patterns,
+                             early=early)
+    if not relations_on_disk:
+        graph.relations = list(graph.relations)  # a plain list, as graphs have
+        related.close()
+    return graph
 
 
 def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                  nlp: Language, spec: PipelineSpec | None, texts: list,
                  records: dict[int, TextRecord], keys: list[str],
                  cache: dict[str, TextRecord] | None, cache_to: Path | None,
-                 spans: SpanFile, *, progress: bool,
+                 spans: SpanFile, related: RelationFile, *, progress: bool,
                  batch_size: int, nested: str, propagate_terms: bool,
                  acceptance: TermAcceptance | None, rejected: Rejected | None,
                  relation_model: RelationModel | None, relation_patterns: bool,
                  early: tuple[RelationModel, bool] | None) -> KnowledgeGraph:
-    """:func:`_extract_with`, the texts' spans kept in ``spans``."""
-    related: dict[tuple[str, str], list[Relation]] = {}
+    """:func:`_extract_with`, the texts' spans kept in ``spans`` and their relations in
+    ``related`` (those found with extraction as they come, the others once found)."""
     bar = None
     if progress:
         from tqdm import tqdm  # only for a progress bar: tqdm takes 40 ms to import
@@ -618,6 +634,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     stats = None
     stored: dict[str, int] = {}  # cache_to: new records read back from the span file
+    found_relations = None
     for i, ds, record, found_relations in _extract(workers, nlp, spec, texts, records,
                                                    batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
@@ -630,10 +647,11 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
             else:
                 cache[keys[i]] = record
         spans.put(i, ds)
-        if found_relations is not None:
-            related[(ds.paper, ds.field)] = found_relations
+        if found_relations is not None:  # a whole field's, found with it (maybe none)
+            related.put(i, found_relations)
         if bar is not None:
             bar.update()
+    del found_relations  # the last text's: in the file, not to be held through consolidation
     if bar is not None:
         bar.close()
         print(f"kg: resolving terms across {len(papers)} papers", file=sys.stderr, flush=True)
@@ -655,7 +673,8 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
             ranges.append((i, i + 1))
     found = spans.texts(ranges, fields)
     # huge fields, or all
-    rest = found.subset([k for k, key in enumerate(fields) if key not in related])
+    later = [f for f, (a, _) in enumerate(ranges) if not related.has(a)]
+    rest = found.subset(later)
     if not len(rest) and workers.scheduler is None:
         # Local workers each hold a pipeline and would build propagation's matchers again
         # (~0.4 GB each at 5,000 papers): ended here, propagation runs in this process
@@ -665,10 +684,18 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
         stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
-    relations = corpus_relations(rest, papers, mentions, concepts, model=relation_model,
-                                 patterns=relation_patterns, workers=workers) if len(rest) else []
-    if related:
-        relations = sorted_relations([*relations, *(r for rs in related.values() for r in rs)])
+    if len(rest):
+        # few (huge fields; or every field when the relation model does not run with
+        # extraction): grouped by field into the file, with the others
+        by_field: dict[tuple[str, str], list[Relation]] = {fields[f]: [] for f in later}
+        for r in corpus_relations(rest, papers, mentions, concepts, model=relation_model,
+                                  patterns=relation_patterns, workers=workers):
+            by_field[(r.paper, r.field)].append(r)
+        for f in later:
+            related.put(ranges[f][0], by_field.pop(fields[f]))
+    # every field's relations, a field at a time in sorted_relations order (a text's
+    # relations are put at its field's first piece)
+    relations = related.relations([a for a, _ in ranges], fields)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 

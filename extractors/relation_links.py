@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 
 from extractors.intervals import Intervals
+from extractors.relation_file import Relations
 from kg.core.model import Concept, KnowledgeGraph, Mention, Relation, sorted_relations
 
-__all__ = ["FieldMentions", "link_graph", "link_relations"]
+__all__ = ["FieldMentions", "link_graph", "link_relations", "link_sorted"]
 
 
 class FieldMentions:
@@ -95,33 +97,93 @@ def link_relations(relations: Iterable[Relation], mentions: Iterable[Mention],
     >>> [(x.head_concept, x.tail_concept) for x in link_relations([r], ms, cs)]
     [('gnn', 'nc')]
     """
-    by_field: dict[tuple[str, str], list[Mention]] = defaultdict(list)
-    for m in mentions:
-        if m.concept in concepts:
-            by_field[(m.paper, m.field)].append(m)
-    index: dict[tuple[str, str], FieldMentions] = {}
-    out = []
-    for r in sorted_relations(relations):
-        where = (r.paper, r.field)
-        spans = index.get(where)
-        if spans is None:
-            spans = index[where] = FieldMentions(by_field.get(where, ()))
+    return list(link_sorted(sorted_relations(relations), list(mentions), concepts))
+
+
+def link_sorted(relations: Iterable[Relation], mentions: Sequence[Mention],
+                concepts: dict[str, Concept]) -> Iterator[Relation]:
+    """:func:`link_relations` of ``relations`` that are in :func:`sorted_relations` order
+    already, one at a time as they come (a stream read off disk: nothing is held but the
+    mentions of the field at hand).
+
+    Mentions sorted as :func:`~kg.core.model.sorted_mentions` sorts them (a build's) are
+    walked along with the relations; others are grouped by field first.
+    """
+    of_field = _FieldRuns(mentions, concepts)
+    where: tuple[str, str] | None = None
+    spans = FieldMentions(())
+    for r in relations:
+        if (r.paper, r.field) != where:
+            # a field's relations come together: its mentions are needed once
+            where = (r.paper, r.field)
+            spans = FieldMentions(of_field.mentions(*where))
         head = spans.concept(r.head_start, r.head_end)
         tail = spans.concept(r.tail_start, r.tail_end)
         if head is None or tail is None or head == tail:
             head = tail = None
         if (head, tail) != (r.head_concept, r.tail_concept):
             r = replace(r, head_concept=head, tail_concept=tail)
-        out.append(r)
-    return out
+        yield r
+
+
+def _order(paper: str, field: str) -> tuple[str, bool]:
+    """Where a field's mentions and relations are in their sorted orders."""
+    return paper, field != "title"
+
+
+class _FieldRuns:
+    """The kept mentions of each field, asked for in (paper, title first) order."""
+
+    def __init__(self, mentions: Sequence[Mention], concepts: dict[str, Concept]) -> None:
+        self._mentions, self._concepts = mentions, concepts
+        self._at = 0  # the first mention not before the field last asked for
+        self._by_field: dict[tuple[str, str], list[Mention]] | None = None
+        # sorted by field (a build's mentions): walked along with the fields asked for
+        last: tuple[str, bool] | None = None
+        for m in mentions:
+            key = _order(m.paper, m.field)
+            if last is not None and key < last:
+                break
+            last = key
+        else:
+            return
+        # not grouped by field in that order: grouped here instead
+        by_field: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+        for m in mentions:
+            if m.concept in concepts:
+                by_field[(m.paper, m.field)].append(m)
+        self._by_field = by_field
+
+    def mentions(self, paper: str, field: str) -> list[Mention]:
+        """The kept mentions of ``paper``'s ``field``, in the order of the mentions given
+        (fields asked for in (paper, title first) order when they were sorted)."""
+        if self._by_field is not None:
+            return self._by_field.get((paper, field), [])
+        ms, key = self._mentions, _order(paper, field)
+        while self._at < len(ms) and _order(ms[self._at].paper, ms[self._at].field) < key:
+            self._at += 1
+        out = []
+        for k in range(self._at, len(ms)):
+            m = ms[k]
+            if _order(m.paper, m.field) != key:
+                break
+            if m.field == field and m.concept in self._concepts:
+                out.append(m)
+        return out
 
 
 def link_graph(graph: KnowledgeGraph) -> KnowledgeGraph:
     """``graph`` with its relations linked to its concepts (:func:`link_relations`), in place.
 
-    Call it before anything reads the graph's relation views (they are cached).
+    Call it before anything reads the graph's relation views (they are cached). Relations
+    read off disk (:class:`~extractors.relation_file.Relations`, a build's) stay there: each
+    is linked as it is read, with no second list.
     """
-    graph.relations = link_relations(graph.relations, graph.mentions, graph.concepts)
+    if isinstance(graph.relations, Relations):
+        graph.relations = graph.relations.linked(
+            partial(link_sorted, mentions=graph.mentions, concepts=graph.concepts))
+    else:
+        graph.relations = link_relations(graph.relations, graph.mentions, graph.concepts)
     for cached in ("relation_edges", "relations_by_paper"):
         graph.__dict__.pop(cached, None)
     return graph

@@ -255,10 +255,11 @@ def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str
 
     cache = text_cache.read(out) if incremental else None
     # the updated cache is written into tmp by extraction itself (it does not go through
-    # the spill file), as soon as every text is extracted
+    # the spill file), as soon as every text is extracted; the relations stay in their
+    # temporary file (the page's edges, the link count and the spill read them through)
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
                            cache_to=tmp if cache is not None else None, workers=workers,
-                           scheduler=scheduler)
+                           scheduler=scheduler, relations_on_disk=True)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
     if page:
         from visualizations.views import default_page

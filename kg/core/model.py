@@ -23,7 +23,7 @@ import json
 import math
 import pickle
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
@@ -159,16 +159,22 @@ class RelationEdge:
 
 @dataclass
 class KnowledgeGraph:
-    """Papers, concepts and mentions; everything else is derived from these."""
+    """Papers, concepts and mentions; everything else is derived from these.
+
+    ``relations`` is a list, but for a build's extraction process, where it is a sequence
+    read off a temporary file at each pass (``extract_corpus(..., relations_on_disk=True)``):
+    what reads it goes through it in order and keeps only what it aggregates.
+    """
 
     papers: dict[str, Paper] = field(default_factory=dict)
     concepts: dict[str, Concept] = field(default_factory=dict)
     mentions: list[Mention] = field(default_factory=list)
-    relations: list[Relation] = field(default_factory=list)
+    relations: Sequence[Relation] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         _share_strings(self.mentions, _MENTION_STRINGS)
-        _share_strings(self.relations, _RELATION_STRINGS)
+        if isinstance(self.relations, list):  # relations read off disk are made at each pass
+            _share_strings(self.relations, _RELATION_STRINGS)
 
     # -- derived views (cached: the model is immutable once built) ----------
     @cached_property
