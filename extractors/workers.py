@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 from kg.core.errors import Messages, WorkerError
 
-__all__ = ["Workers", "default_workers", "usable_cores"]
+__all__ = ["DASK_CONFIG", "Workers", "default_workers", "usable_cores"]
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -49,6 +49,12 @@ R = TypeVar("R")
 TASKS_AHEAD = 4
 #: Seconds to wait for the first worker of an existing cluster.
 WORKER_WAIT = 30
+#: Dask's own logs of recent messages, kept for debugging, 1,000 messages by default: the
+#: client's (every task it submitted, pickled: a chunk of texts each), the local
+#: scheduler's (every task it sent to a worker) and each local worker's. Kept, they grew
+#: with the corpus up to 1,000 tasks (5,000 papers, ``--workers 2``: the whole build's peak
+#: PSS 740 → 649 MB, each worker 268 → 233 MB; bench/README.md).
+DASK_CONFIG = {"distributed.admin.low-level-log-length": 0}
 
 
 def usable_cores() -> int:
@@ -171,7 +177,7 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
         # the pipeline the build put in the worker cache); spawned ones import and load
         # it all again, seconds each.
         method = "fork" if sys.platform == "linux" else "spawn"
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+        with dask.config.set({**DASK_CONFIG, "distributed.scheduler.allowed-failures": 0,
                               "distributed.worker.multiprocessing-method": method}):
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
@@ -180,11 +186,11 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
                                    # the scheduler's HTTP routes (health, metrics) listen
                                    # anyway: on a free port of 127.0.0.1, not 8787
                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-        try:
-            client = Client(cluster)
-        except BaseException:
-            cluster.close()
-            raise
+            try:
+                client = Client(cluster)  # within the config: its own message log
+            except BaseException:
+                cluster.close()
+                raise
         started = cluster, client
     except Exception as e:  # a worker that could not start, or died at once
         raise WorkerError(Messages.WORKERS_NOT_STARTED.format(n=n, detail=_detail(e))) \
@@ -206,10 +212,12 @@ def _local_cluster(n: int) -> tuple[Any, Any]:
 
 def _connect(address: str) -> Any:
     """A client of the scheduler at ``address``, which has at least one worker."""
+    import dask
     from distributed import Client
 
     try:
-        client = Client(address)
+        with dask.config.set(DASK_CONFIG):  # the client's message log (the cluster's: its own)
+            client = Client(address)
     except Exception as e:
         raise WorkerError(Messages.SCHEDULER_UNREACHABLE.format(
             address=address, detail=_detail(e))) from None

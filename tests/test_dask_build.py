@@ -159,3 +159,28 @@ def test_the_workers_forget_the_words_of_the_texts(corpus, extraction_on_workers
     assert len(held) == 2
     for words in held.values():  # the concept matcher's terms stay: a few words of them
         assert len(words) < len(new) / 4, words
+
+
+def _length(_shared, task):
+    return len(task[0])
+
+
+def test_a_local_cluster_keeps_no_copy_of_the_tasks_it_ran():
+    # Dask keeps logs of its last 1,000 messages (each task's texts with them) in the
+    # client, the local scheduler (both in the building process) and each worker: kept, the
+    # texts sent would grow the build's memory with the corpus, up to 1,000 tasks
+    import tracemalloc
+
+    from extractors.workers import Workers
+
+    tasks, size = 100, 200_000
+    with Workers(2) as workers:
+        tracemalloc.start()
+        try:
+            sent = ([f"{i:05d} " * (size // 6)] for i in range(tasks))
+            done = sum(workers.map(_length, None, sent, what="a test"))
+            held = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+    assert done == tasks * (size // 6) * 6
+    assert held < tasks * size / 10, held  # 20 MB sent
