@@ -11,7 +11,7 @@ same matches from the texts' words alone: 28 MB with its tokenizer and vocabular
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 
 class PhraseIndex:
@@ -24,13 +24,26 @@ class PhraseIndex:
     >>> index.add("graph", [("graph",)])
     >>> index.find(["a", "graph", "neural", "network", "gnn"])
     [('graph', 1, 2), ('gnn', 1, 4), ('gnn', 4, 5)]
+
+    ``order`` gives the keys of one sequence another order than the one they were added in:
+
+    >>> index = PhraseIndex(order=sorted)
+    >>> index.add("b", [("x",)])
+    >>> index.add("a", [("x",)])
+    >>> index.find(["x"])
+    [('a', 0, 1), ('b', 0, 1)]
     """
 
-    def __init__(self) -> None:
+    def __init__(self, order: Callable[[list[str]], list[str]] | None = None) -> None:
+        #: each sequence's keys, in the order :meth:`find` gives them
         self.keys: dict[tuple[str, ...], list[str]] = {}
         #: the lengths of the sequences that start with each word, ascending
         self.lengths: dict[str, list[int]] = {}
         self._words: dict[str, str] = {}  # one string object per word
+        self._order = order
+        #: the keys of a sequence that has several, as added, when ``order`` reorders them
+        #: (its result may depend on the order of adding, not only on the keys)
+        self._added: dict[tuple[str, ...], list[str]] = {}
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -41,9 +54,17 @@ class PhraseIndex:
             if not seq:
                 continue
             words = tuple(self._words.setdefault(w, w) for w in seq)
-            keys = self.keys.setdefault(words, [])
-            if key not in keys:
-                keys.append(key)
+            keys = self.keys.get(words)
+            if keys is None:
+                self.keys[words] = [key]
+            elif key not in keys:
+                if self._order is None:
+                    keys.append(key)
+                else:
+                    # a sequence's first key has no order to be given: kept from its second
+                    added = self._added.setdefault(words, list(keys))
+                    added.append(key)
+                    self.keys[words] = self._order(list(added))
             lengths = self.lengths.setdefault(words[0], [])
             if len(words) not in lengths:
                 lengths.append(len(words))
@@ -51,7 +72,8 @@ class PhraseIndex:
 
     def find(self, words: Sequence[str]) -> list[tuple[str, int, int]]:
         """Every ``(key, start, end)`` whose sequence is ``words[start:end]``: overlapping
-        and nested ones too, by start, then end, then the order the keys were added."""
+        and nested ones too, by start, then end, then the order of the keys (as added,
+        or as ``order`` gave them)."""
         out = []
         n = len(words)
         for i, word in enumerate(words):
