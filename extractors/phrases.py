@@ -6,7 +6,9 @@ holds ~1.4 KB per form (107 MB for the 77,718 forms of 5,000 recombined papers) 
 needs each text as a ``Doc`` (whose words all go into the vocabulary: 21 MB more). A dict
 from the forms' token tuples, looked up at the positions where some form starts, gives the
 same matches from the texts' words alone: 28 MB with its tokenizer and vocabulary against
-128 MB (bench/README.md).
+128 MB (bench/README.md). The pipeline's concept matcher
+(:class:`~extractors.components.ConceptMatcher`) matches its terms with it too, for the same
+reason (its ``PhraseMatcher`` objects grew ~3.3 KB per added paper of a corpus).
 """
 
 from __future__ import annotations
