@@ -234,10 +234,7 @@ class KnowledgeGraph:
         """
         counts: Counter[tuple[str, str, str]] = Counter()
         evidence: dict[tuple[str, str, str], dict[str, str]] = defaultdict(dict)
-        for r in self.relations:
-            key = edge_key(r)
-            if key is None or key[1] not in self.concepts or key[2] not in self.concepts:
-                continue
+        for key, r in self.edge_statements():
             counts[key] += 1
             evidence[key].setdefault(r.paper, r.sentence)
         return {key: RelationEdge(*key, counts[key], dict(sorted(evidence[key].items())))
@@ -247,11 +244,18 @@ class KnowledgeGraph:
     def relations_by_paper(self) -> dict[str, list[Relation]]:
         """The relation statements that are graph edges, grouped by paper id, in text order."""
         out: dict[str, list[Relation]] = defaultdict(list)
+        for _key, r in self.edge_statements():
+            out[r.paper].append(r)
+        return dict(out)
+
+    def edge_statements(self) -> Iterator[tuple[tuple[str, str, str], Relation]]:
+        """Each relation statement that is a graph edge, with its :func:`edge_key`, in the
+        order of :attr:`relations` (one pass over them, nothing kept: a build's are read
+        off disk)."""
         for r in self.relations:
             key = edge_key(r)
             if key is not None and key[1] in self.concepts and key[2] in self.concepts:
-                out[r.paper].append(r)
-        return dict(out)
+                yield key, r
 
     def descendants(self, concept_id: str) -> set[str]:
         """``concept_id`` and every concept below it in the hierarchy."""

@@ -526,12 +526,9 @@ def extractor_triples(kg: KnowledgeGraph) -> Iterator[Triple]:
 def extractor_names(kg: KnowledgeGraph) -> list[str]:
     """The extractors of the mentions and of the relation statements that are edges, sorted."""
     names = {m.extractor for m in kg.mentions}
-    # the statements relations_by_paper keeps, read through (not grouped: a build's
-    # extraction process reads its relations off disk, and would hold every edge's)
-    for r in kg.relations:
-        key = edge_key(r)
-        if key is not None and key[1] in kg.concepts and key[2] in kg.concepts:
-            names.add(r.extractor)
+    # read through, not grouped by paper (relations_by_paper): a build's extraction
+    # process reads its relations off disk, and would hold every edge's statements
+    names.update(r.extractor for _key, r in kg.edge_statements())
     return sorted(names)
 
 
