@@ -38,9 +38,11 @@ are re-pointed to the rejected concept's own accepted broader concepts.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby, islice
+from operator import attrgetter
 
 from extractors.concepts import TOOL_NOUNS
 from extractors.generic import (
@@ -400,24 +402,29 @@ class TermAcceptance:
         sensing" inside "vision-based tactile sensing" and "optical tactile sensing" is
         established by two papers, even if neither says "tactile sensing" alone.
         """
-        papers: dict[str, set[str]] = defaultdict(set)
         coined: set[str] = set()
         titled: set[str] = set()
         # every mention counts, those matched again by propagation or inside a longer term
         # too: a paper that says "public key" once alone and again in "user public key" says
-        # it twice (C-value counts a term's nested occurrences)
-        per_paper: Counter[tuple[str, str]] = Counter()
-        for m in mentions:
-            papers[m.concept].add(m.paper)
-            per_paper[(m.concept, m.paper)] += 1
-            if m.field == "title":
-                titled.add(m.concept)
-            if m.extractor == "pattern":
-                coined.add(m.concept)
-        under: dict[str, set[str]] = defaultdict(set)
-        for cid, c in concepts.items():
-            for b in c.broader:
-                under[b] |= papers[cid]
+        # it twice (C-value counts a term's nested occurrences). Counted a paper at a time,
+        # into tables of one entry per concept: a set of papers per concept and a count per
+        # (concept, paper) grew with the corpus (~8 KB per paper at 5,000 papers)
+        n_papers: Counter[str] = Counter()  # papers that mention it or a concept under it
+        said: Counter[str] = Counter()  # its mentions
+        repeated: set[str] = set()  # said REPEATED times or more in one paper
+        for run in _paper_runs(mentions):
+            here: Counter[str] = Counter()
+            for m in run:
+                here[m.concept] += 1
+                if m.field == "title":
+                    titled.add(m.concept)
+                if m.extractor == "pattern":
+                    coined.add(m.concept)
+            said.update(here)
+            repeated.update(cid for cid, k in here.items() if k >= REPEATED)
+            # the paper counts for each concept it mentions and for their broader concepts
+            n_papers.update({*here, *(b for cid in here if cid in concepts
+                                      for b in concepts[cid].broader)})
         vocab = [*concepts.values(), *(vocabulary or {}).values()]
         hidden = {norm_key(h) for h in self.hidden_labels} | {
             norm_key(h) for c in vocab for h in c.hidden_labels}
@@ -449,14 +456,12 @@ class TermAcceptance:
             elif cid in coined:
                 out[cid] = Decision(True, "coined name")
             else:
-                out[cid] = self._model_term(c, len(papers[cid] | under[cid]), hidden, known,
+                out[cid] = self._model_term(c, n_papers[cid], hidden, known,
                                             out, stats, central=cid in titled or (
-                                                _repeated_term(c.label, known) and any(
-                                                    per_paper[(cid, p)] >= REPEATED
-                                                    for p in papers[cid])),
+                                                _repeated_term(c.label, known)
+                                                and cid in repeated),
                                             accepted_keys=accepted_keys,
-                                            said_once=sum(per_paper[(cid, p)]
-                                                          for p in papers[cid]) <= 1)
+                                            said_once=said[cid] <= 1)
             if out[cid].accepted:
                 accepted_keys.add(norm_key(c.label))
         return out
@@ -658,11 +663,34 @@ def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision],
                     topics.add(cid)
     if not topics:
         return set()
-    n: Counter[tuple[str, str]] = Counter()
-    for m in mentions:
-        if m.concept in topics:
-            n[(m.paper, m.concept)] += 2 if m.field == "title" else 1
-    return {k for k, c in n.items() if c < 2}
+    out: set[tuple[str, str]] = set()
+    for run in _paper_runs(mentions):  # a paper at a time: a count per topic it names
+        n: Counter[str] = Counter()
+        for m in run:
+            if m.concept in topics:
+                n[m.concept] += 2 if m.field == "title" else 1
+        out.update((run[0].paper, cid) for cid, c in n.items() if c < 2)
+    return out
+
+
+def _paper_runs(mentions: Iterable[Mention]) -> Iterator[list[Mention]]:
+    """The mentions of each paper, one paper after another.
+
+    Mentions sorted by paper (:func:`~kg.core.model.sorted_mentions`, as consolidation
+    gives them) are read as they come, a paper's run at a time; others are sorted by paper
+    first (a list of them, in their order within each paper).
+
+    >>> ms = [Mention(p, "c", "abstract", 0, 1, "x", "x", "model") for p in "qpq"]
+    >>> [[m.paper for m in run] for run in _paper_runs(ms)]
+    [['p'], ['q', 'q']]
+    """
+    if not isinstance(mentions, Sequence):
+        mentions = list(mentions)
+    if any(a.paper > b.paper
+           for a, b in zip(mentions, islice(mentions, 1, None), strict=False)):
+        mentions = sorted(mentions, key=attrgetter("paper"))
+    for _, run in groupby(mentions, key=attrgetter("paper")):
+        yield list(run)
 
 
 def _coined_short(c: Concept) -> str | None:

@@ -1674,8 +1674,11 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
                                                  vocabulary=lexicon, stats=stats)
     # what the filter left out: rejected concepts, and accepted ones where a paper only
     # names them in passing (acceptance.in_passing)
-    graph_kept = {id(m) for m in kept}
-    left_out = [m for m in mentions if id(m) not in graph_kept] if rejected is not None else []
+    left_out = []
+    if rejected is not None:  # (a set of every kept mention: ~70 bytes each, a build's too)
+        graph_kept = {id(m) for m in kept}
+        left_out = [m for m in mentions if id(m) not in graph_kept]
+        del graph_kept
     # A curated term inside a longer term is a mention of the graph too: "reinforcement
     # learning" in "feedback-efficient reinforcement learning" makes the paper an RL paper
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it

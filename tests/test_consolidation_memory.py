@@ -1,0 +1,57 @@
+"""Consolidation's tables grow with the vocabulary, not with the corpus (issue 17): what
+the termhood filter and resolution hold while they run, per paper."""
+
+import random
+import tracemalloc
+
+from extractors.acceptance import TOPIC, Decision, TermAcceptance, in_passing
+from kg.core.model import Concept, Mention
+
+
+def _corpus(papers: int, per_paper: int) -> tuple[dict[str, Concept], list[Mention]]:
+    """``per_paper`` concepts mentioned twice each in every paper (ids in sorted order), one
+    of them a topic under another."""
+    concepts = {f"c{j}": Concept(f"c{j}", f"graph method {j}", origin="model")
+                for j in range(per_paper)}
+    concepts["c0"].broader = ["c1"]
+    mentions = [Mention(f"p{i:06d}", f"c{j}", "abstract", k, k + 1, "x", "x", "model")
+                for i in range(papers) for j in range(per_paper) for k in (0, 5)]
+    return concepts, mentions
+
+
+def test_the_termhood_filter_holds_no_table_per_paper():
+    # a set of papers per concept and a count per (concept, paper) pair grew with the
+    # corpus (~8 KB per paper at 5,000 papers): counted a paper at a time, the tables hold
+    # one entry per concept
+    concepts, mentions = _corpus(20_000, 5)
+    tracemalloc.start()
+    try:
+        decisions = TermAcceptance().decide(concepts, mentions)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert decisions["c1"].reason == "20000 papers"
+    assert peak < 1_000_000, peak  # 100,000 (concept, paper) pairs: ~15 MB before
+
+
+def test_decisions_do_not_depend_on_the_mentions_order():
+    # mentions come sorted by paper from consolidation and are then read a paper at a
+    # time; in another order they are grouped first, with the same counts
+    rng = random.Random(7)
+    concepts = {f"c{j}": Concept(f"c{j}", label, origin="model") for j, label in enumerate(
+        ["tactile sensing", "optical tactile sensing", "vision-based tactile sensing",
+         "wave equation", "anchored response", "knowledge-augmented phrase retrieval model"])}
+    concepts["c1"].broader = concepts["c2"].broader = ["c0"]
+    mentions = [Mention(f"p{rng.randrange(6)}", f"c{rng.randrange(6)}",
+                        rng.choice(["title", "abstract"]), k, k + 1, "x", "x", "model")
+                for k in range(40)]
+    ordered = sorted(mentions, key=lambda m: m.paper)
+    assert TermAcceptance().decide(concepts, mentions) == \
+        TermAcceptance().decide(concepts, ordered)
+    assert TermAcceptance().decide(concepts, iter(mentions)) == \
+        TermAcceptance().decide(concepts, ordered)
+    topic = {"c0": Decision(True, TOPIC)}
+    assert in_passing(mentions, topic) == in_passing(ordered, topic) == {
+        (m.paper, "c0") for m in mentions if m.concept == "c0"
+        and sum((2 if n.field == "title" else 1) for n in mentions
+                if n.paper == m.paper and n.concept == "c0") < 2}
