@@ -55,3 +55,36 @@ def test_decisions_do_not_depend_on_the_mentions_order():
         (m.paper, "c0") for m in mentions if m.concept == "c0"
         and sum((2 if n.field == "title" else 1) for n in mentions
                 if n.paper == m.paper and n.concept == "c0") < 2}
+
+
+def test_resolved_mentions_share_their_surfaces_and_offsets():
+    # one string per surface and one int per offset for the corpus, not a copy per mention
+    # (~130 bytes each): the corpus says the same terms again and again
+    from extractors.concepts import ConceptRegistry
+    from extractors.consolidate import DocSpans, resolve
+    from kg.core.model import Paper
+
+    text = "x" * 300 + " We train graph neural networks on molecules."
+    papers = [Paper(f"p{i}", "Graph neural networks", text) for i in range(20)]
+    a = text.index("graph")
+    found = [ds for p in papers for ds in (
+        DocSpans(p.id, "title", [(0, 21)], [], [(0, 21, "method")]),
+        DocSpans(p.id, "abstract", [(0, len(text))], [], [(a, a + 21, "method")]))]
+    mentions, _ = resolve(found, papers, ConceptRegistry())
+    assert len(mentions) == 40
+    assert {m.text for m in mentions} == {"Graph neural networks", "graph neural networks"}
+    assert len({id(m.text) for m in mentions}) == 2
+    assert len({id(m.start) for m in mentions if m.field == "abstract"}) == 1
+
+
+def test_sorting_in_place_gives_the_order_of_sorted_mentions():
+    from kg.core.model import sort_mentions, sorted_mentions
+
+    rng = random.Random(3)
+    mentions = [Mention(f"p{rng.randrange(9)}", f"c{rng.randrange(4)}",
+                        rng.choice(["title", "abstract"]), a, a + rng.randrange(1, 3), "x",
+                        "x", rng.choice(["model", "corpus"]))
+                for a in (rng.randrange(20) for _ in range(500))]
+    ordered = sorted_mentions(mentions)
+    sort_mentions(mentions)
+    assert [id(m) for m in mentions] == [id(m) for m in ordered]

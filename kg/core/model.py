@@ -36,7 +36,8 @@ from kg.core.text import acronym_key, norm_key
 __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
-    "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows", "sorted_mentions",
+    "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows", "sort_mentions",
+    "sorted_mentions",
     "sorted_relations", "write_json_sections",
 ]
 
@@ -587,3 +588,28 @@ def sorted_relations(relations: Iterable[Relation]) -> list[Relation]:
 def sorted_mentions(mentions: Iterable[Mention]) -> list[Mention]:
     """Mentions in a stable order: paper, field, offset, concept."""
     return sorted(mentions, key=lambda m: (m.paper, m.field != "title", m.start, m.end, m.concept))
+
+
+def sort_mentions(mentions: list[Mention]) -> None:
+    """Sort ``mentions`` in place into :func:`sorted_mentions`' order.
+
+    The list is sorted by paper (stably), then each paper's run by the whole key: the same
+    order (both sorts are stable), with a key tuple per mention of one paper at a time, not
+    of the corpus (~100 bytes a mention while sorting).
+
+    >>> ms = [Mention(p, c, "abstract", a, a + 1, "x", "x", "model")
+    ...       for p, c, a in [("q", "b", 3), ("p", "a", 9), ("q", "a", 3), ("p", "a", 1)]]
+    >>> ordered = sorted_mentions(ms)
+    >>> sort_mentions(ms)
+    >>> ms == ordered
+    True
+    """
+    mentions.sort(key=lambda m: m.paper)
+    a, n = 0, len(mentions)
+    while a < n:
+        paper, b = mentions[a].paper, a + 1
+        while b < n and mentions[b].paper == paper:
+            b += 1
+        if b - a > 1:
+            mentions[a:b] = sorted_mentions(mentions[a:b])
+        a = b
