@@ -1698,7 +1698,8 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
                 and (n.concept not in decisions or decisions[n.concept].accepted)]
     reported = [n for n in inner if registry.concepts[n.concept].origin != "lexicon"]
     if fallback:
-        kept = sorted_mentions([*kept, *fallback])
+        kept = [*kept, *fallback]
+        sort_mentions(kept)  # (in place: no key tuple per mention of the corpus)
         ids = _with_ancestors({m.concept for m in fallback}, registry) - set(accepted)
         accepted = {cid: c for cid, c in sorted({**accepted, **{i: registry.concepts[i]
                                                                for i in ids}}.items())}
