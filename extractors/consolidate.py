@@ -31,9 +31,10 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import hashlib
+import itertools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -950,9 +951,23 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
     corpora are matched there; ``pipeline`` gives a worker the build's pipeline (its
     tokenizer is the one that must cut the terms).
     """
+    here = not (workers is not None and workers.parallel and pipeline is not None
+                and len(found) >= PROPAGATE_PARALLEL_MIN)
     forms = _propagation_forms(concepts, stats)
-    if not forms:
-        return mentions
+    if here or pipeline is None:
+        # the forms are indexed as they come: no list of them all beside the indexes
+        # (~1.5 KB a paper)
+        shared: _Matching | _Matchers = _Matchers.build(tokenizer, forms, nested)
+        run: Callable = _propagate_here
+        if not any(shared.matchers.values()):
+            return mentions
+    else:
+        listed = list(forms)  # for each worker, which builds its own matchers
+        if not listed:
+            return mentions
+        key = hashlib.sha1(repr((listed, nested)).encode()).hexdigest()
+        shared, run = _Matching(pipeline, listed, nested, key), _propagate_task
+        del listed
     by_id = {p.id: p for p in papers}
     # each text's mentions, found a chunk of texts at a time (not a list of spans for
     # every mention of the corpus at once)
@@ -962,21 +977,22 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
         return [(m.start, m.end) for m in of_text(ds.paper, ds.field)
                 if not curated or m.extractor in ("lexicon", "acronym")]
 
+    def sentences(ds: DocSpans) -> dict[str, str]:
+        # here, a new mention shares the sentence string of the text's mentions (~0.1 KB
+        # a new mention); a worker's would come back as a copy anyway
+        return {m.sentence: m.sentence for m in of_text(ds.paper, ds.field)} if here else {}
+
     tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
-                        by_id[ds.paper].text(ds.field), spans(ds, curated=True)),
+                        by_id[ds.paper].text(ds.field), spans(ds, curated=True),
+                        sentences(ds)),
                spans(ds))
               for ds in found[k:k + PROPAGATE_CHUNK]]
              for k in range(0, len(found), PROPAGATE_CHUNK))
-    if (workers is not None and workers.parallel and pipeline is not None
-            and len(found) >= PROPAGATE_PARALLEL_MIN):
-        key = hashlib.sha1(repr((forms, nested)).encode()).hexdigest()
-        shared: _Matching | _Matchers = _Matching(pipeline, forms, nested, key)
-        run = _propagate_task
-    else:
-        shared, run = _Matchers.build(tokenizer, forms, nested), _propagate_here
     parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
     extra = [m for part in parts for doc_mentions in part for m in doc_mentions]
-    return sorted_mentions([*mentions, *extra])
+    # the matchers (~5 KB a paper) go before the mentions are sorted, not after
+    del shared, parts
+    return sorted_mentions(itertools.chain(mentions, extra))
 
 
 def _mentions_by_text(mentions: list[Mention]) -> Callable[[str, str], list[Mention]]:
@@ -1009,9 +1025,8 @@ def _mentions_by_text(mentions: list[Mention]) -> Callable[[str, str], list[Ment
 
 
 def _propagation_forms(concepts: dict[str, Concept], stats: CorpusStats | None,
-                       ) -> list[tuple[str, str, list[str]]]:
+                       ) -> Iterator[tuple[str, str, list[str]]]:
     """``(attribute, concept id, forms)`` to match, in the order they are added."""
-    out = []
     seen: set[str] = set()
     for cid, c in sorted(concepts.items()):
         if not propagatable(c, stats):
@@ -1027,8 +1042,7 @@ def _propagation_forms(concepts: dict[str, Concept], stats: CorpusStats | None,
                 if key not in seen and not is_generic(v) and not _function_word_first(v):
                     seen.add(key)
                     forms[attr].append(v)
-        out.extend((attr, cid, sorted(vs)) for attr, vs in forms.items() if vs)
-    return out
+        yield from ((attr, cid, sorted(vs)) for attr, vs in forms.items() if vs)
 
 
 #: Words no term starts with: a form that does ("of objects", a span cut at a word it
@@ -1063,6 +1077,9 @@ class _DocText:
     text: str
     #: the spans of curated mentions (lexicon, acronyms): no corpus term lies inside one
     curated: list[tuple[int, int]] = field(default_factory=list)
+    #: the sentence strings of the text's mentions, each by itself: a new mention's
+    #: sentence is one of them where it can be (the strings are shared, not copied)
+    sentences: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -1075,14 +1092,17 @@ class _Matchers:
     nested: str
 
     @classmethod
-    def build(cls, tokenizer, forms: list[tuple[str, str, list[str]]],
+    def build(cls, tokenizer, forms: Iterable[tuple[str, str, list[str]]],
               nested: str) -> _Matchers:
         light = _light_tokenizer(tokenizer)
         matchers = {"LOWER": PhraseIndex(), "ORTH": PhraseIndex()}
-        for attr, cid, vs in forms:
-            words = ([t.text for t in doc] for doc in light.pipe(vs))
-            matchers[attr].add(cid, ([w.lower() for w in ws] for ws in words)
-                               if attr == "LOWER" else words)
+        # The indexes keep the forms' words as Python strings: in a memory zone the light
+        # vocabulary (and its tokenizer's cache) keeps no lexeme of them
+        with light.vocab.memory_zone():
+            for attr, cid, vs in forms:
+                words = ([t.text for t in doc] for doc in light.pipe(vs))
+                matchers[attr].add(cid, ([w.lower() for w in ws] for ws in words)
+                                   if attr == "LOWER" else words)
         return cls(light, matchers, nested)
 
     def doc_mentions(self, doc_text: _DocText, mentioned: list[tuple[int, int]],
@@ -1101,7 +1121,7 @@ class _Matchers:
         taken = _Taken(mentioned, self.nested == "all", inside_ok=self.nested == "modifier")
         curated = Intervals(ds.curated)
         out = []
-        pool: dict[str, str] = {}  # the text's sentences, one string each
+        pool = dict(ds.sentences)  # the text's sentences, one string each
         found_here = (self.matchers["LOWER"].find([w.lower() for w in words])
                       + self.matchers["ORTH"].find(words))
         # longest first where matches start together: "graph anomaly detection" before
@@ -1349,9 +1369,11 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
     extra = []
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
-        taken = Intervals((m.start, m.end) for m in of_text(ds.paper, ds.field))
+        here = of_text(ds.paper, ds.field)
+        taken = Intervals((m.start, m.end) for m in here)
         starts = [a for a, _ in ds.sents]
-        pool: dict[str, str] = {}  # the text's sentences, one string each
+        # the text's sentences, one string each (its mentions' where they have it)
+        pool = {m.sentence: m.sentence for m in here}
         for hit in _NAME_TOKEN.finditer(text):
             a, b = hit.span()
             name = hit.group()
@@ -1369,7 +1391,7 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
                                  text=name,
                                  sentence=_sentence(text, ds.sents, a, b, starts, pool),
                                  extractor="name"))
-    return sorted_mentions([*mentions, *extra]) if extra else mentions
+    return sorted_mentions(itertools.chain(mentions, extra)) if extra else mentions
 
 
 #: The word after a name that says what it names: "the MMLU benchmark", "T5 models".

@@ -37,8 +37,10 @@ class PhraseIndex:
     """
 
     def __init__(self, order: Callable[[list[str]], list[str]] | None = None) -> None:
-        #: each sequence's keys, in the order :meth:`find` gives them
-        self.keys: dict[tuple[str, ...], list[str]] = {}
+        #: each sequence's keys, in the order :meth:`find` gives them: the key itself where
+        #: a sequence has one (most have: a one-item list each was ~60 bytes a form, 7 MB
+        #: of propagation's matchers at 5,000 papers), a list where it has several
+        self.keys: dict[tuple[str, ...], str | list[str]] = {}
         #: the lengths of the sequences that start with each word, ascending
         self.lengths: dict[str, list[int]] = {}
         self._words: dict[str, str] = {}  # one string object per word
@@ -58,13 +60,19 @@ class PhraseIndex:
             words = tuple(self._words.setdefault(w, w) for w in seq)
             keys = self.keys.get(words)
             if keys is None:
-                self.keys[words] = [key]
-            elif key not in keys:
+                self.keys[words] = key
+            elif isinstance(keys, str) and keys != key:
+                # its second key; a first key has no order to be given: kept from here
+                if self._order is None:
+                    self.keys[words] = [keys, key]
+                else:
+                    self._added[words] = [keys, key]
+                    self.keys[words] = self._order([keys, key])
+            elif not isinstance(keys, str) and key not in keys:
                 if self._order is None:
                     keys.append(key)
                 else:
-                    # a sequence's first key has no order to be given: kept from its second
-                    added = self._added.setdefault(words, list(keys))
+                    added = self._added[words]
                     added.append(key)
                     self.keys[words] = self._order(list(added))
             lengths = self.lengths.setdefault(words[0], [])
@@ -86,6 +94,10 @@ class PhraseIndex:
                 if i + length > n:
                     break
                 keys = self.keys.get(tuple(words[i:i + length]))
-                if keys is not None:
+                if keys is None:
+                    continue
+                if isinstance(keys, str):
+                    out.append((keys, i, i + length))
+                else:
                     out.extend((key, i, i + length) for key in keys)
         return out

@@ -586,8 +586,35 @@ def sorted_relations(relations: Iterable[Relation]) -> list[Relation]:
 
 
 def sorted_mentions(mentions: Iterable[Mention]) -> list[Mention]:
-    """Mentions in a stable order: paper, field, offset, concept."""
-    return sorted(mentions, key=lambda m: (m.paper, m.field != "title", m.start, m.end, m.concept))
+    """Mentions in a stable order: paper, field (title first), offset, concept.
+
+    The same list as ``sorted(mentions, key=lambda m: (m.paper, m.field != "title",
+    m.start, m.end, m.concept))``, sorted one text at a time: the mentions are grouped by
+    paper and title-or-not, in their order, and each group is sorted by offset and
+    concept when its turn comes. A stable sort of the whole list with one key tuple per
+    mention held ~140 bytes a mention at once (21 MB for the 150,000 mentions of 5,000
+    papers, issue 17); the groups hold a pointer each, and one group's keys at a time.
+
+    >>> m = [Mention("b", "c1", "abstract", 3, 5, "", "", "model"),
+    ...      Mention("a", "c2", "abstract", 0, 2, "", "", "model"),
+    ...      Mention("b", "c0", "title", 9, 9, "", "", "model"),
+    ...      Mention("b", "c1", "abstract", 1, 2, "", "", "model")]
+    >>> [(x.paper, x.field, x.start) for x in sorted_mentions(m)]
+    [('a', 'abstract', 0), ('b', 'title', 9), ('b', 'abstract', 1), ('b', 'abstract', 3)]
+    """
+    groups: dict[tuple[str, bool], list[Mention]] = {}
+    for m in mentions:
+        key = (m.paper, m.field != "title")
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [m]
+        else:
+            group.append(m)
+    out: list[Mention] = []
+    for key in sorted(groups):
+        # each group's list is let go once it is in ``out``
+        out.extend(sorted(groups.pop(key), key=lambda m: (m.start, m.end, m.concept)))
+    return out
 
 
 def sort_mentions(mentions: list[Mention]) -> None:
