@@ -1064,6 +1064,8 @@ def _function_word_first(form: str) -> bool:
 PROPAGATE_PARALLEL_MIN = 2000
 #: Texts per propagation task.
 PROPAGATE_CHUNK = 256
+#: Concepts' forms tokenised in one memory zone while propagation's matchers are built.
+FORMS_PER_ZONE = 1024
 
 
 @dataclass
@@ -1097,12 +1099,16 @@ class _Matchers:
         light = _light_tokenizer(tokenizer)
         matchers = {"LOWER": PhraseIndex(), "ORTH": PhraseIndex()}
         # The indexes keep the forms' words as Python strings: in a memory zone the light
-        # vocabulary (and its tokenizer's cache) keeps no lexeme of them
-        with light.vocab.memory_zone():
-            for attr, cid, vs in forms:
-                words = ([t.text for t in doc] for doc in light.pipe(vs))
-                matchers[attr].add(cid, ([w.lower() for w in ws] for ws in words)
-                                   if attr == "LOWER" else words)
+        # vocabulary (and its tokenizer's cache) keeps no lexeme of them. A zone frees its
+        # lexemes when it ends: one zone per batch of forms, not one for all (at 5,000
+        # papers ~13 MB of lexemes until the last form).
+        todo = iter(forms)
+        while batch := list(itertools.islice(todo, FORMS_PER_ZONE)):
+            with light.vocab.memory_zone():
+                for attr, cid, vs in batch:
+                    words = ([t.text for t in doc] for doc in light.pipe(vs))
+                    matchers[attr].add(cid, ([w.lower() for w in ws] for ws in words)
+                                       if attr == "LOWER" else words)
         return cls(light, matchers, nested)
 
     def doc_mentions(self, doc_text: _DocText, mentioned: list[tuple[int, int]],
