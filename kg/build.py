@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -236,17 +237,33 @@ def _stop(pid: int | None) -> None:
 
 #: The model extracted in the child process, in the temporary folder until it is read.
 _SPILL = ".model.pickle"
+#: What reading the inputs found besides the papers (skipped records, warnings), written by
+#: the extraction process for the build's own (:func:`_read_report`).
+_REPORT = ".read-report.pickle"
 
 
-def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str | Path],
-             progress: bool, incremental: bool, workers: int | None, scheduler: str | None,
+def _extract(inputs: ReadReport | Callable[[], ReadReport], out: Path, tmp: Path, *,
+             lexicons: Iterable[str | Path], progress: bool, incremental: bool,
+             workers: int | None, scheduler: str | None,
              page: bool) -> tuple[KnowledgeGraph, int]:
-    """The model of ``report``'s papers and its paper–paper link count; with
-    ``incremental``, the text cache of ``out`` is used and the new one written into
-    ``tmp``; with ``page``, ``graph.html`` is written into ``tmp``.
+    """The model of the papers of ``inputs`` (read by calling it, unless already read) and
+    its paper–paper link count; with ``incremental``, the text cache of ``out`` is used and
+    the new one written into ``tmp``; with ``page``, ``graph.html`` is written into
+    ``tmp``. What reading found besides the papers goes to ``tmp`` (:func:`_read_report`).
 
-    The page and the link count are made here, where the whole model is (the extraction
-    process): the build's own process then only streams the model to its files."""
+    The inputs are read here, in the extraction process: the papers are its (the model's)
+    alone, not also the build's own process's, which streams the model to its files from
+    the spill and has no use for them (a 100,000-paper corpus is ~0.3 GB of Python
+    objects, and the extraction process, touching every one, would make its own copy of
+    each page the two processes shared). The page and the link count are made here too,
+    where the whole model is."""
+    if isinstance(inputs, ReadReport):
+        report = inputs
+    else:
+        report = inputs()
+        with open(tmp / _REPORT, "wb") as f:
+            pickle.dump(ReadReport(skipped=report.skipped, duplicates=report.duplicates,
+                                   warnings=report.warnings), f)
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once
     from extractors.pipeline import extract_corpus
@@ -270,6 +287,14 @@ def _extract(report: ReadReport, out: Path, tmp: Path, *, lexicons: Iterable[str
             raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))
                               ) from None
     return graph, paper_link_count(graph)
+
+
+def _read_report(tmp: Path) -> ReadReport:
+    """What :func:`_extract` found reading the inputs (its papers are the model's)."""
+    with open(tmp / _REPORT, "rb") as f:
+        report = pickle.load(f)
+    (tmp / _REPORT).unlink()
+    return report
 
 
 def _dump(extracted: tuple[KnowledgeGraph, int], file: BinaryIO) -> None:
@@ -335,9 +360,11 @@ def build(
     if out.is_symlink():  # build into the folder it names; the link stays as it is
         out = Path(os.path.realpath(out))
     _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
-    report = inputs if isinstance(inputs, ReadReport) else read_corpus(
-        inputs, on_error=on_error, input_format=input_format)
-
+    read: ReadReport | Callable[[], ReadReport] = inputs if isinstance(inputs, ReadReport) \
+        else partial(read_corpus, inputs, on_error=on_error, input_format=input_format)
+    # folders made for OUT are removed again if the build fails (bad input): a failed build
+    # leaves nothing behind
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         _clean_leftovers(out)
@@ -345,16 +372,20 @@ def build(
     except OSError as e:
         raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))) from None
     try:
-        # Extraction and consolidation run in a child process, and the model comes back
-        # through a file once the child has ended: what they held on the way (spans,
-        # candidates, partly used memory pools) is then the system's again, before the
-        # writers and the store's loader take their share
-        got = run_apart(partial(_extract, report, out, tmp, lexicons=lexicons,
+        # Reading, extraction and consolidation run in a child process, and the model comes
+        # back through a file once the child has ended: what they held on the way (the
+        # papers, spans, candidates, partly used memory pools) is then the system's again,
+        # before the writers and the store's loader take their share
+        got = run_apart(partial(_extract, read, out, tmp, lexicons=lexicons,
                                 progress=progress, incremental=incremental,
                                 workers=workers, scheduler=scheduler, page=page),
                         spill=tmp / _SPILL, dump=_dump, load=load_spill)
+        report = read if isinstance(read, ReadReport) else _read_report(tmp)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        for folder in made:  # innermost first; only if still empty
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise
     model: KnowledgeGraph | Spill
     if isinstance(got, tuple):  # extracted in this process (no fork here)

@@ -134,6 +134,47 @@ def test_unexpected_failure_keeps_out_and_cleans_up(out, monkeypatch, tmp_path):
     assert_intact(out, before)
 
 
+def test_the_inputs_are_read_in_the_extraction_process_not_the_builds_own(monkeypatch,
+                                                                          tmp_path):
+    """The build's own process only streams the model to its files: holding the papers
+    besides (~3 KB each) was the largest thing it held while extraction ran, and a second
+    copy of every page the extraction process touched. What reading skipped still comes
+    back with the result."""
+    import kg.build as kb
+
+    real, readers = kb.read_corpus, tmp_path / "readers"
+
+    def read_corpus(*args, **kwargs):
+        with open(readers, "a") as f:
+            f.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kb, "read_corpus", read_corpus)
+    src = tmp_path / "some-bad.jsonl"
+    src.write_text(GOOD_JSONL + "{not json\n", encoding="utf-8")
+    result = build([src], tmp_path / "out", on_error="skip", workers=1, page=False)
+    pids = [int(x) for x in readers.read_text().split()]
+    assert len(pids) == 1 and pids[0] != os.getpid()
+    assert result.summary()["papers"] == 3
+    [skipped] = result.report.skipped
+    assert (skipped.path, skipped.where) == (str(src), "line 4")
+    assert str(skipped).startswith(f"{src}:line 4: not a JSON object")
+    assert not list((tmp_path / "out").glob(".*.pickle"))
+
+
+def test_bad_input_leaves_no_folder_made_for_out(tmp_path):
+    """Read in the extraction process, a bad record is found once OUT's parent folders and
+    the temporary folder are made: they go again, and the error is the reader's line."""
+    src = tmp_path / "bad.jsonl"
+    src.write_text(GOOD_JSONL + "{not json\n", encoding="utf-8")
+    proc = kg("build", src, "-o", tmp_path / "new" / "deeper" / "out", "-q")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"kg: error: {src}:line 4: not a JSON object: Expecting property name enclosed in "
+        "double quotes"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]
+
+
 def test_failed_swap_puts_the_old_out_back(out, tmp_path):
     before = snapshot(out)
     with pytest.raises(FileNotFoundError):

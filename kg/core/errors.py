@@ -28,6 +28,11 @@ class InputError(KGError):
         loc = f"{path}:{where}" if where else str(path)
         super().__init__(f"{loc}: {message}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str | None, str]]:
+        # pickled as made (a build's extraction process reads the inputs and sends back
+        # the records it skipped): the default would call __init__ with the message alone
+        return type(self), (self.path, self.where, self.reason)
+
 
 class NotFoundError(KGError):
     """A concept, paper or output folder that the user named does not exist."""
