@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 from typing import BinaryIO
@@ -262,8 +262,8 @@ def _extract(inputs: ReadReport | Callable[[], ReadReport], out: Path, tmp: Path
     else:
         report = inputs()
         with open(tmp / _REPORT, "wb") as f:
-            pickle.dump(ReadReport(skipped=report.skipped, duplicates=report.duplicates,
-                                   warnings=report.warnings), f)
+            # every field but the papers: one added to ReadReport comes back too
+            pickle.dump(replace(report, papers=[]), f)
     # spaCy (~0.6 s) and networkx (~0.2 s) only once OUT and the input have been checked:
     # a typo is reported at once
     from extractors.pipeline import extract_corpus
