@@ -671,6 +671,10 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         else:
             fields.append((pid, field))
             ranges.append((i, i + 1))
+    # The caller's lists, read no more: through consolidation they held a tuple or two per
+    # text, each text's cache key and the masked copies (~75 MB at 100,000 papers, issue 17)
+    texts.clear()
+    keys.clear()
     found = spans.texts(ranges, fields)
     # huge fields, or all
     later = [f for f, (a, _) in enumerate(ranges) if not related.has(a)]
