@@ -6,7 +6,7 @@ Everything here is plain text: the page puts it into the DOM with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from kg.core.model import KnowledgeGraph, Salience
 from visualizations.style import short, snippet
@@ -32,8 +32,10 @@ def paper_meta(kg: KnowledgeGraph, pid: str) -> str:
     return f"{p.id}  ·  {meta}" if meta else p.id
 
 
-def paper_tooltip(kg: KnowledgeGraph, pid: str) -> str:
-    """Title, id, venue/year, an abstract snippet and the paper's concepts.
+def paper_tooltip(kg: KnowledgeGraph, pid: str, *,
+                  concepts: Collection[str] | None = None) -> str:
+    """Title, id, venue/year, an abstract snippet and the paper's concepts (``concepts``,
+    when the caller has them: else those of ``kg.paper_concepts``).
 
     Examples
     --------
@@ -47,7 +49,9 @@ def paper_tooltip(kg: KnowledgeGraph, pid: str) -> str:
     """
     p = kg.papers[pid]
     lines = [p.title, paper_meta(kg, pid), "", snippet(p.abstract)]
-    labels = sorted(kg.concepts[c].label for c in kg.paper_concepts.get(pid, ()))
+    if concepts is None:
+        concepts = kg.paper_concepts.get(pid, ())
+    labels = sorted(kg.concepts[c].label for c in concepts)
     if labels:
         lines += ["", "concepts: " + short(", ".join(labels), 300)]
     return "\n".join(lines)

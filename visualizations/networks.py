@@ -121,19 +121,20 @@ def paper_concept_network(
     papers, concepts = select(kg, min_papers=min_papers, max_nodes=max_nodes, exclude=exclude)
     keep, paper_set = set(concepts), set(papers)
     compact = len(papers) + len(concepts) > COMPACT_ABOVE
-    nodes = [paper_vis_node(kg, pid, sum(1 for c in kg.paper_concepts.get(pid, ()) if c in keep),
-                    compact=compact)
+    # the shown papers' concepts alone, as their evidence and salience below: a page shows
+    # a few hundred papers of a model that may have many thousands
+    counts = kg.paper_concepts_of(paper_set)
+    nodes = [paper_vis_node(kg, pid, sum(1 for c in counts.get(pid, ()) if c in keep),
+                            compact=compact, concepts=counts.get(pid, ()))
              for pid in papers]
     for cid in concepts:
         shown = len(kg.concept_papers[cid] & paper_set)
         nodes.append(concept_vis_node(kg, cid, shown))
-    # the evidence and salience of the shown papers' pairs alone: a page shows a few
-    # hundred papers of a model that may have many thousands
     first = kg.first_evidence_of(paper_set)
     salience = kg.salience_of(paper_set)
     edges = []
     for pid in papers:
-        for cid, count in sorted(kg.paper_concepts.get(pid, {}).items()):
+        for cid, count in sorted(counts.get(pid, {}).items()):
             if cid in keep:
                 shared = len(kg.concept_papers[cid] & paper_set) > 1
                 s = salience.get((pid, cid))
@@ -156,11 +157,13 @@ def paper_concept_network(
     return net
 
 
-def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False) -> dict:
+def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool = False,
+                   concepts: Collection[str] | None = None) -> dict:
     """The vis-network node of a paper: a box with its wrapped title and its tooltip.
 
     ``degree`` is the number of links it has on the page (for the min-degree filter);
-    ``compact`` pages, too big for a box per paper, get small squares instead.
+    ``compact`` pages, too big for a box per paper, get small squares instead;
+    ``concepts``, the paper's concepts for its tooltip (:func:`paper_tooltip`).
 
     Examples
     --------
@@ -174,7 +177,7 @@ def paper_vis_node(kg: KnowledgeGraph, pid: str, degree: int, *, compact: bool =
     node = {
         "id": paper_node(pid), "label": wrap_label(short(p.title, 64)), "full": p.title,
         "group": "paper", "kind": "paper", "degree": degree,
-        "title": paper_tooltip(kg, pid), "shape": TYPE_SHAPES["paper"],
+        "title": paper_tooltip(kg, pid, concepts=concepts), "shape": TYPE_SHAPES["paper"],
         "color": TYPE_COLORS["paper"], "font": {"color": "#ffffff", "size": 14},
         "widthConstraint": {"maximum": 170}, "year": p.year,
     }
