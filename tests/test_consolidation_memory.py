@@ -88,3 +88,30 @@ def test_sorting_in_place_gives_the_order_of_sorted_mentions():
     ordered = sorted_mentions(mentions)
     sort_mentions(mentions)
     assert [id(m) for m in mentions] == [id(m) for m in ordered]
+
+
+def test_the_page_and_the_link_count_make_no_table_per_paper():
+    # a Counter per paper (~1.2 KB each) was made after consolidation, at a 100,000-paper
+    # build's peak; the page needs the shown papers' counts alone, the link count each
+    # paper's concepts once
+    from kg.core.model import KnowledgeGraph, Paper
+    from kg.stores.graph import paper_link_count
+    from visualizations.views import graph_view
+
+    concepts, mentions = _corpus(300, 4)
+    mentions += [Mention("p000007", "solo", "abstract", 9, 10, "y", "y", "model")]
+    mentions.sort(key=lambda m: m.paper)
+    papers = {f"p{i:06d}": Paper(f"p{i:06d}", f"Title {i}", "x y") for i in range(300)}
+    concepts["solo"] = Concept("solo", "solo method", origin="model")
+    kg = KnowledgeGraph(papers=papers, concepts=concepts, mentions=mentions)
+    view = graph_view(kg, max_nodes=50)
+    links = paper_link_count(kg)
+    assert "paper_concepts" not in kg.__dict__
+    whole = KnowledgeGraph(papers=papers, concepts=concepts, mentions=list(reversed(mentions)))
+    assert links == paper_link_count(whole) == 300 * 299 // 2
+    assert "paper_concepts" in whole.__dict__  # not grouped by paper: the table, as before
+    titles = {n["id"]: n["title"] for n in view.net.nodes if n["kind"] == "paper"}
+    drawn = {n["id"]: n["title"] for n in graph_view(whole, max_nodes=50).net.nodes
+             if n["kind"] == "paper"}
+    assert titles == drawn and titles
+    assert all("concepts: " in t for t in titles.values())
