@@ -190,10 +190,7 @@ class KnowledgeGraph:
     @cached_property
     def paper_concepts(self) -> dict[str, Counter[str]]:
         """For each paper, how often it mentions each concept."""
-        out: dict[str, Counter[str]] = defaultdict(Counter)
-        for m in self.mentions:
-            out[m.paper][m.concept] += 1
-        return dict(out)
+        return _count_by_paper(self.mentions)
 
     def paper_concepts_of(self, paper_ids: Collection[str]) -> dict[str, Counter[str]]:
         """:attr:`paper_concepts` of ``paper_ids`` (all of it when it is made already): a
@@ -207,11 +204,7 @@ class KnowledgeGraph:
         """
         if "paper_concepts" in self.__dict__:
             return self.paper_concepts
-        out: dict[str, Counter[str]] = defaultdict(Counter)
-        for m in self.mentions:
-            if m.paper in paper_ids:
-                out[m.paper][m.concept] += 1
-        return dict(out)
+        return _count_by_paper(m for m in self.mentions if m.paper in paper_ids)
 
     def concepts_per_paper(self) -> Iterator[Collection[str]]:
         """Each paper's concepts (the keys of :attr:`paper_concepts`), a paper at a time:
@@ -541,6 +534,14 @@ def _first_sentences(mentions: Iterable[Mention]) -> dict[tuple[str, str], str]:
     for m in mentions:
         out.setdefault((m.paper, m.concept), m.sentence)
     return out
+
+
+def _count_by_paper(mentions: Iterable[Mention]) -> dict[str, Counter[str]]:
+    """For each paper of ``mentions``, how often they name each concept."""
+    out: dict[str, Counter[str]] = defaultdict(Counter)
+    for m in mentions:
+        out[m.paper][m.concept] += 1
+    return dict(out)
 
 
 def _grouped_by_paper(items: Iterable) -> bool:
