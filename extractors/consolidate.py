@@ -1092,6 +1092,11 @@ class _Matchers:
     #: forms by their words lower-cased (``"LOWER"``) and as written (``"ORTH"``)
     matchers: dict[str, PhraseIndex]
     nested: str
+    #: one object per equal surface or offset over every text matched here: a corpus term
+    #: is found again and again, at offsets below a few thousand (as :func:`resolve` does;
+    #: a string and two int objects per mention otherwise, ~90 bytes)
+    surfaces: dict[str, str] = field(default_factory=dict)
+    offsets: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def build(cls, tokenizer, forms: Iterable[tuple[str, str, list[str]]],
@@ -1149,10 +1154,11 @@ class _Matchers:
                 # processing", "named entity" in "named entity recognition" name nothing
                 continue
             taken.add(a, b)
+            surface, at = text[a:b], self.offsets.setdefault
             out.append(Mention(
-                paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
-                text=text[a:b], sentence=_sentence(text, ds.sents, a, b, starts, pool),
-                extractor="corpus"))
+                paper=ds.paper, concept=cid, field=ds.field, start=at(a, a), end=at(b, b),
+                text=self.surfaces.setdefault(surface, surface),
+                sentence=_sentence(text, ds.sents, a, b, starts, pool), extractor="corpus"))
         return out
 
 
@@ -1374,6 +1380,9 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
     by_id = {p.id: p for p in papers}
     of_text = _mentions_by_text(mentions)
     extra = []
+    # one object per equal name or offset (as in resolve)
+    names: dict[str, str] = {}
+    offsets: dict[int, int] = {}
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
         here = of_text(ds.paper, ds.field)
@@ -1394,8 +1403,9 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
             if registry.concepts[cid].origin == "lexicon" and cid not in concepts:
                 continue  # a curated concept the matcher did not take here
             concepts.setdefault(cid, registry.concepts[cid])
-            extra.append(Mention(paper=ds.paper, concept=cid, field=ds.field, start=a, end=b,
-                                 text=name,
+            extra.append(Mention(paper=ds.paper, concept=cid, field=ds.field,
+                                 start=offsets.setdefault(a, a),
+                                 end=offsets.setdefault(b, b), text=names.setdefault(name, name),
                                  sentence=_sentence(text, ds.sents, a, b, starts, pool),
                                  extractor="name"))
     return sorted_mentions(itertools.chain(mentions, extra)) if extra else mentions

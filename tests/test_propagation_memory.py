@@ -61,3 +61,19 @@ def test_propagated_mentions_share_their_sentence_with_the_texts_mentions():
     assert [(m.text, m.start, m.sentence) for m in new] == [("SimplE", 19, text[:45])]
     assert new[0].sentence is old.sentence
     assert got == [new[0], old]
+
+
+def test_propagated_mentions_share_their_surfaces_and_offsets():
+    # one string per surface and one int per offset over every text matched, not a copy per
+    # mention (~90 bytes each): a corpus term is found again and again
+    text = "x" * 300 + " We compare against SimplE on link prediction."
+    papers = [Paper(f"p{i}", "", text) for i in range(30)]
+    found = [DocSpans(p.id, "abstract", [(0, len(text))], [], []) for p in papers]
+    concepts = {"simple": Concept("simple", "SimplE", origin="model")}
+    a = text.index("SimplE")
+    seed = [Mention("p0", "simple", "abstract", a, a + 6, "SimplE", text, "model")]
+    got = [m for m in propagate(found, papers, seed, concepts, spacy.blank("en").tokenizer)
+           if m.extractor == "corpus"]
+    assert len(got) == 29 and {(m.text, m.start, m.end) for m in got} == {("SimplE", a, a + 6)}
+    assert len({id(m.text) for m in got}) == 1
+    assert len({id(m.start) for m in got}) == len({id(m.end) for m in got}) == 1
