@@ -115,3 +115,47 @@ def test_the_page_and_the_link_count_make_no_table_per_paper():
              if n["kind"] == "paper"}
     assert titles == drawn and titles
     assert all("concepts: " in t for t in titles.values())
+
+
+def test_concept_papers_hold_no_hash_table_per_concept():
+    # a set per concept (216 bytes at least) was the last rise of a 100,000-paper build's
+    # peak: most concepts are in a few papers; a sorted tuple is 8 bytes a paper
+    from kg.core.model import KnowledgeGraph
+
+    mentions = [Mention(f"p{i:06d}", f"c{(i // 3) * 2 + k}", "abstract", k, k + 1, "x", "x",
+                        "model") for i in range(30_000) for k in (0, 1, 0)]
+    kg = KnowledgeGraph(mentions=mentions)
+    tracemalloc.start()
+    try:
+        cp = kg.concept_papers
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(cp) == 20_000 and sum(map(len, cp.values())) == 60_000
+    # (~42 bytes: the tuples, the SortedIds and the dict; sets were ~79)
+    assert held / 60_000 < 60, f"{held / 60_000:.0f} bytes a (concept, paper) pair"
+    assert peak / 60_000 < 80, f"{peak / 60_000:.0f} bytes a pair at the peak"
+
+
+def test_concept_papers_are_sets_of_papers_in_any_mentions_order():
+    from kg.core.model import KnowledgeGraph
+
+    rng = random.Random(5)
+    mentions = [Mention(f"p{rng.randrange(40)}", f"c{rng.randrange(9)}", "abstract", 0, 1,
+                        "x", "x", "model") for _ in range(300)]
+    for ms in (mentions, sorted(mentions, key=lambda m: m.paper)):
+        expected: dict[str, set[str]] = {}  # (concepts in first-mention order)
+        for m in ms:
+            expected.setdefault(m.concept, set()).add(m.paper)
+        cp = KnowledgeGraph(mentions=ms).concept_papers
+        assert cp == expected and list(cp) == list(expected)
+        for cid, papers in cp.items():
+            assert list(papers) == sorted(expected[cid])  # id order
+            assert all(p in papers for p in expected[cid]) and "p99" not in papers
+            assert papers & {"p1", "p2"} == {"p1", "p2"} & papers == expected[cid] & {"p1", "p2"}
+            assert type(papers & set(map("p{}".format, range(40)))) is set
+            assert papers | {"p99"} == {"p99"} | papers == expected[cid] | {"p99"}
+            assert {"p1"} - papers == {"p1"} - expected[cid]
+            union = set()
+            union |= papers
+            assert union == expected[cid]

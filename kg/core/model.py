@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kg.core.salience import Salience, salience_by_paper, score_salience
+from kg.core.sorted_ids import SortedIds
 from kg.core.text import acronym_key, norm_key
 
 __all__ = [
@@ -223,12 +224,16 @@ class KnowledgeGraph:
             yield {m.concept for m in group}
 
     @cached_property
-    def concept_papers(self) -> dict[str, set[str]]:
-        """For each concept, the papers that mention it directly."""
-        out: dict[str, set[str]] = defaultdict(set)
+    def concept_papers(self) -> dict[str, SortedIds]:
+        """For each concept, the papers that mention it directly (a set; in id order)."""
+        # a list per concept (a paper once where its mentions come together, as a build's
+        # do), each made a SortedIds in turn: never a hash table per concept (issue 17)
+        lists: dict[str, list[str]] = defaultdict(list)
         for m in self.mentions:
-            out[m.concept].add(m.paper)
-        return dict(out)
+            papers = lists[m.concept]
+            if not papers or papers[-1] != m.paper:
+                papers.append(m.paper)
+        return {cid: SortedIds(lists.pop(cid)) for cid in list(lists)}
 
     @cached_property
     def first_evidence(self) -> dict[tuple[str, str], str]:
