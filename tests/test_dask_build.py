@@ -184,3 +184,21 @@ def test_a_local_cluster_keeps_no_copy_of_the_tasks_it_ran():
             tracemalloc.stop()
     assert done == tasks * (size // 6) * 6
     assert held < tasks * size / 10, held  # 20 MB sent
+
+
+def test_texts_sent_to_the_workers_do_not_grow_here(extraction_on_workers):
+    # CPython keeps the UTF-8 form of a str that is not ASCII in the str once it has been
+    # pickled: the papers' texts would hold it (a byte or more a character) for the whole
+    # build, had they been sent themselves
+    import sys
+
+    from extractors.pipeline import extract_corpus
+    from kg.core.model import Paper
+
+    papers = [Paper(f"p{i}", f"Naïve Bayes {i} – revisited",
+                    f"We study naïve Bayes – a classifier – on the dataset “D{i}”. It is fast.")
+              for i in range(40)]
+    before = [(sys.getsizeof(p.title), sys.getsizeof(p.abstract)) for p in papers]
+    graph = extract_corpus(papers, workers=2)
+    assert len({m.paper for m in graph.mentions}) == 40
+    assert [(sys.getsizeof(p.title), sys.getsizeof(p.abstract)) for p in papers] == before
