@@ -61,6 +61,8 @@ def test_acronym_definitions():
 def test_norm_key_folds_case_plural_and_hyphens():
     assert norm_key("Bias-Variance Tradeoffs") == norm_key("bias variance tradeoff")
     assert norm_key("processes") == "process" and norm_key("analysis") == "analysis"
+    # a name ending in "s" is no plural: "Naive Bayes" was keyed (and named) "naive baye"
+    assert norm_key("Naive Bayes classifiers") == "naive bayes classifier"
 
 
 @pytest.mark.parametrize("word", [

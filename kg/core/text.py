@@ -34,6 +34,8 @@ _IRREGULAR = {
     "leaves": "leaf", "halves": "half", "lives": "life", "processes": "process",
     # no plurals: "news" is not "new" ("fake news detection" is no "new detection")
     "news": "news", "lens": "lens", "lenses": "lens",
+    # a name: "naive Bayes" is no plural of "naive Baye"
+    "bayes": "bayes",
 }
 # British -> American spellings, so "regularisation" and "regularization" share a key.
 _ISE_STEMS = ("optim|minim|maxim|regular|normal|general|parameter|parametr|character|summar|"
@@ -132,8 +134,9 @@ def plural_last(phrase: str) -> str:
 def singular(word: str) -> str:
     """Singular form of a lower-case English word (rules tuned for ML prose).
 
-    >>> [singular(w) for w in ["networks", "properties", "processes", "gnns", "loss", "analysis"]]
-    ['network', 'property', 'process', 'gnn', 'loss', 'analysis']
+    >>> [singular(w) for w in ["networks", "properties", "processes", "gnns", "loss", "analysis",
+    ...                        "bayes"]]
+    ['network', 'property', 'process', 'gnn', 'loss', 'analysis', 'bayes']
     """
     if word in _IRREGULAR:
         return _IRREGULAR[word]
