@@ -179,7 +179,7 @@ class PythonEngine:
     def _anchor_papers(self, anchor_ids: Collection[str]) -> set[str]:
         papers: set[str] = set()
         for a in anchor_ids:
-            papers |= self.kg.concept_papers.get(a, set())
+            papers.update(self.kg.concept_papers.get(a, ()))  # (|= would copy: not a set)
         return papers
 
     def cooccurrence_counts(self, anchor_ids: Collection[str]) -> dict[str, int]:
