@@ -61,7 +61,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
-from extractors.workers import Workers
+from extractors.workers import Workers, sendable
 from kg.core.model import Concept, Mention, Paper, sort_mentions, sorted_mentions
 from kg.core.text import (
     acronym_key,
@@ -982,8 +982,9 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
         # a new mention); a worker's would come back as a copy anyway
         return {m.sentence: m.sentence for m in of_text(ds.paper, ds.field)} if here else {}
 
+    sent = sendable if workers is not None and workers.parallel else str
     tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
-                        by_id[ds.paper].text(ds.field), spans(ds, curated=True),
+                        sent(by_id[ds.paper].text(ds.field)), spans(ds, curated=True),
                         sentences(ds)),
                spans(ds))
               for ds in found[k:k + PROPAGATE_CHUNK]]

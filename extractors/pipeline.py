@@ -44,7 +44,7 @@ from extractors.span_file import SpanFile
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
-from extractors.workers import Workers, default_workers
+from extractors.workers import Workers, default_workers, sendable
 from kg.core.collect import fewer_collections
 from kg.core.errors import Messages, WorkerError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
@@ -451,14 +451,10 @@ def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: 
     def task(i: int) -> tuple[int, str, tuple[str, str, int], TextRecord | None, str | None]:
         text, where = texts[i]
         whole = raw(i)
-        if spec is not None and not text.isascii():
-            # CPython keeps the UTF-8 form of a str it pickled that is not ASCII in the str,
-            # for good: the papers' texts would grow by a byte or more a character for the
-            # whole build (~25 MB at 100,000 papers, a fifth of them not ASCII). A copy
-            # goes instead, and is dropped once sent.
-            copy = _unpickled_copy(text)
+        if spec is not None:  # pickled for the workers
+            copy = sendable(text)
             text, whole = copy, (copy if whole is text else
-                                 None if whole is None else _unpickled_copy(whole))
+                                 None if whole is None else sendable(whole))
         return (i, text, where, records.get(i), whole)
 
     tasks = ([task(i) for i in order[k:k + WORKER_CHUNK]]
@@ -470,11 +466,6 @@ def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: 
                               what="extraction")
     for result in results:
         yield from result
-
-
-def _unpickled_copy(text: str) -> str:
-    """A new str equal to ``text``, which is not ASCII (and holds no UTF-8 form)."""
-    return text.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
 
 
 @fewer_collections()
@@ -762,7 +753,8 @@ def corpus_relations(found: Sequence[DocSpans], papers: list[Paper], mentions: l
     for m in mentions:
         kind = concepts[m.concept].type if m.concept in concepts else "concept"
         by_field.setdefault((m.paper, m.field), []).append((m.start, m.end, kind))
-    tasks = ([(ds.paper, ds.field, by_id[ds.paper].text(ds.field), ds.sents, ds.model,
+    sent = sendable if workers is not None and workers.parallel else str
+    tasks = ([(ds.paper, ds.field, sent(by_id[ds.paper].text(ds.field)), ds.sents, ds.model,
                by_field.get((ds.paper, ds.field), [])) for ds in found[k:k + WORKER_CHUNK]]
              for k in range(0, len(found), WORKER_CHUNK))
     parts = (workers or Workers()).map(_relations_task, (model, patterns), tasks,
