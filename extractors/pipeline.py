@@ -18,7 +18,7 @@ import hashlib
 import os
 import socket
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -429,7 +429,7 @@ def _extract_here(shared: tuple[Language, int, tuple[RelationModel, bool] | None
 
 
 def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,
-             records: dict[int, TextRecord], batch_size: int,
+             records: _KeptRecords, batch_size: int,
              relations: tuple[RelationModel, bool] | None = None,
              papers: list[Paper] | None = None) -> Iterator[_Extracted]:
     """:func:`_run` over every text, chunk by chunk, here or on the workers (``spec``);
@@ -478,7 +478,7 @@ def extract_corpus(
     span_model: Path | None | bool = True,
     workers: int | None = None,
     scheduler: str | None = None,
-    cache: dict[str, TextRecord] | None = None,
+    cache: MutableMapping[str, TextRecord] | None = None,
     cache_to: Path | None = None,
     nested: str = "modifier",
     propagate_terms: bool = True,
@@ -562,12 +562,12 @@ def extract_corpus(
     texts = list(field_texts(papers))
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
-    records: dict[int, TextRecord] = {}
+    records = _KeptRecords({}, [])
     keys: list[str] = []
     if cache is not None and model_names:
         fingerprint = model_fingerprint(model_dir) + pipeline_fingerprint()
         keys = [cache_key(text, fingerprint) for text, _ in texts]
-        records = {i: cache[k] for i, k in enumerate(keys) if k in cache}
+        records = _KeptRecords(cache, keys)
     if workers is None:
         workers = default_workers(len(texts), MULTIPROCESS_MIN_TEXTS)
     model = load_relation_model() if relation_model is True else \
@@ -598,8 +598,8 @@ def extract_corpus(
 
 def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                   nlp: Language, spec: PipelineSpec | None, texts: list,
-                  records: dict[int, TextRecord], keys: list[str],
-                  cache: dict[str, TextRecord] | None, cache_to: Path | None, *,
+                  records: _KeptRecords, keys: list[str],
+                  cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None, *,
                   progress: bool, batch_size: int,
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
                   rejected: Rejected | None, relation_model: RelationModel | None,
@@ -627,8 +627,8 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
 
 def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                  nlp: Language, spec: PipelineSpec | None, texts: list,
-                 records: dict[int, TextRecord], keys: list[str],
-                 cache: dict[str, TextRecord] | None, cache_to: Path | None,
+                 records: _KeptRecords, keys: list[str],
+                 cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None,
                  spans: SpanFile, related: RelationFile, *, progress: bool,
                  batch_size: int, nested: str, propagate_terms: bool,
                  acceptance: TermAcceptance | None, rejected: Rejected | None,
@@ -711,6 +711,33 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
     relations = related.relations([a for a, _ in ranges], fields)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
+
+
+class _KeptRecords(Mapping[int, TextRecord]):
+    """The record ``cache`` keeps of each text (by its index in ``keys``), read from the cache
+    when asked for (a build's :class:`~extractors.text_cache.TextCache` reads it from its
+    files: the records of a whole corpus are not held at once)."""
+
+    def __init__(self, cache: Mapping[str, TextRecord], keys: list[str]) -> None:
+        self._cache = cache
+        self._keys = {i: k for i, k in enumerate(keys) if k in cache}
+
+    def __getitem__(self, i: int) -> TextRecord:
+        return self._cache[self._keys[i]]
+
+    def __contains__(self, i: object) -> bool:
+        return i in self._keys  # (without reading the record)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def clear(self) -> None:
+        """Forget which texts were kept (and let go of the cache)."""
+        self._keys.clear()
+        self._cache = {}
 
 
 class _CacheRecords(Mapping[str, TextRecord]):

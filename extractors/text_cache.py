@@ -7,16 +7,22 @@ and :func:`~extractors.pipeline.pipeline_fingerprint`) skips the tokenizer, the 
 sentencizer and the patterns; only the concept matcher (which depends on the
 corpus's acronyms) runs again, on a ``Doc`` rebuilt from the kept tokens.
 
-On disk: ``extract-cache.json`` (spans per text key) and ``extract-tokens.npy``
-(every text's token bounds, one array, read without pickle).
+On disk: ``extract-cache.json`` (JSON Lines: a header line, then one line per text, sorted by
+key: ``[key, model, sents, coined, start, stop, digest]``) and ``extract-tokens.npy`` (every
+text's token bounds, one array; a text's rows are ``start:stop``). :func:`read` checks every
+line and keeps only where each is; a record is read from the files when a build asks for it
+(:class:`TextCache`): the whole cache of 100,000 papers as Python objects took ~1.1 GB.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
 import sys
-from collections.abc import Mapping
+import weakref
+from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -25,10 +31,13 @@ import numpy as np
 from kg.core.errors import Messages
 from kg.core.layout import CACHE, TOKENS
 
-__all__ = ["TextRecord", "VERSION", "read", "write"]
+__all__ = ["TextCache", "TextRecord", "VERSION", "read", "write"]
 
 #: Bump when what is kept per text changes: older caches are then ignored.
-VERSION = 3
+VERSION = 4
+#: The first line of ``extract-cache.json`` (a cache of another version is not read further).
+_HEADER = f'{{"version":{VERSION}}}\n'.encode()
+_TOKEN_BYTES = np.dtype(np.int32).itemsize * 2  # one token's row: its start and end
 
 
 class TextRecord(NamedTuple):
@@ -40,32 +49,130 @@ class TextRecord(NamedTuple):
     tokens: np.ndarray  # (n, 2) int32: each token's start and end
 
 
-def read(out: Path) -> dict[str, TextRecord]:
+class TextCache(MutableMapping[str, TextRecord]):
+    """Text records by key: those of a folder's cache files, each read from them when asked
+    for, and those set here (held in memory).
+
+    Deleting a key forgets its record (the files are left as they are); :meth:`clear`
+    forgets them all and closes the files.
+
+    Examples
+    --------
+    >>> cache = TextCache()
+    >>> cache["k"] = TextRecord([], [(0, 5)], [], np.zeros((1, 2), np.int32))
+    >>> list(cache), "k" in cache, "x" in cache
+    (['k'], True, False)
+    """
+
+    def __init__(self) -> None:
+        self._added: dict[str, TextRecord] = {}
+        self._lines: dict[str, tuple[int, int]] = {}  # key -> its line's offset and length
+        self._files: tuple[int, int, int] | None = None  # cache fd, tokens fd, data offset
+        self._closer: weakref.finalize | None = None
+
+    @classmethod
+    def _of(cls, out: Path) -> TextCache:
+        """The records of ``out``'s files, each line checked against its hash (empty if
+        the files are of another version); :class:`_Mismatch` if one does not match."""
+        cache = cls()
+        fd = os.open(out / CACHE, os.O_RDONLY)
+        try:
+            tokens_fd = os.open(out / TOKENS, os.O_RDONLY)
+        except OSError:
+            os.close(fd)
+            raise
+        cache._files = (fd, tokens_fd, 0)
+        cache._closer = weakref.finalize(cache, _close, fd, tokens_fd)
+        with open(out / TOKENS, "rb") as f:
+            if np.lib.format.read_magic(f) != (1, 0):
+                raise ValueError("not a version 1.0 .npy file")
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            if fortran or dtype != np.dtype(np.int32) or len(shape) != 2 or shape[1] != 2:
+                raise ValueError("not an (n, 2) int32 array")
+            cache._files = (fd, tokens_fd, f.tell())
+        with open(out / CACHE, "rb") as f:
+            # (a cache of another version may be one long line: only its start is read)
+            if f.readline(len(_HEADER)) != _HEADER:
+                cache.clear()
+                return cache
+            at = len(_HEADER)
+            for line in f:
+                key, record, digest = cache._parse(line)
+                if _digest(key, record) != digest:
+                    raise _Mismatch
+                cache._lines[key] = (at, len(line))
+                at += len(line)
+        return cache
+
+    def _parse(self, line: bytes) -> tuple[str, TextRecord, str]:
+        key, model, sents, coined, start, stop, digest = json.loads(line)
+        assert self._files is not None
+        _, tokens_fd, data = self._files
+        size = (stop - start) * _TOKEN_BYTES
+        raw = os.pread(tokens_fd, size, data + start * _TOKEN_BYTES)
+        if stop < start or len(raw) != size:
+            raise ValueError(f"token rows {start}:{stop} are not in {TOKENS}")
+        tokens = np.frombuffer(bytearray(raw), dtype=np.int32).reshape(-1, 2)
+        record = TextRecord([tuple(m) for m in model], [tuple(s) for s in sents],
+                            [tuple(c) for c in coined], tokens)
+        return key, record, digest
+
+    def __getitem__(self, key: str) -> TextRecord:
+        if key in self._added:
+            return self._added[key]
+        at, length = self._lines[key]
+        assert self._files is not None
+        return self._parse(os.pread(self._files[0], length, at))[1]
+
+    def __setitem__(self, key: str, record: TextRecord) -> None:
+        self._lines.pop(key, None)
+        self._added[key] = record
+
+    def __delitem__(self, key: str) -> None:
+        if key in self._added:
+            del self._added[key]
+        else:
+            del self._lines[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._added or key in self._lines  # (without reading the record)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._lines
+        yield from self._added
+
+    def __len__(self) -> int:
+        return len(self._lines) + len(self._added)
+
+    def clear(self) -> None:
+        """Forget every record, and close the files."""
+        self._added.clear()
+        self._lines.clear()
+        if self._closer is not None:
+            self._closer()
+        self._files = self._closer = None
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        os.close(fd)
+
+
+def read(out: Path) -> TextCache:
     """The records an earlier build kept in ``out`` (empty if none, stale or unreadable).
 
     Each record carries a hash of what it holds: a cache that is valid JSON but holds
     something else (edited spans, token bounds moved) is dropped as a whole, with a note on
-    stderr, and every text is extracted again.
+    stderr, and every text is extracted again. Only where each record is stays in memory.
     """
     try:
-        data = json.loads((out / CACHE).read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            return {}
-        tokens = np.load(out / TOKENS, allow_pickle=False)
-        records = {}
-        for key, (model, sents, coined, start, stop, digest) in data["texts"].items():
-            record = TextRecord([tuple(m) for m in model], [tuple(s) for s in sents],
-                                [tuple(c) for c in coined], tokens[start:stop])
-            if _digest(key, record) != digest:
-                raise _Mismatch
-            records[key] = record
+        return TextCache._of(out)
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return {}
+        return TextCache()
     except _Mismatch:
         print(f"kg: note: {Messages.CACHE_MISMATCH.format(path=out / CACHE)}", file=sys.stderr,
               flush=True)
-        return {}
-    return records
+        return TextCache()
 
 
 class _Mismatch(Exception):
@@ -83,27 +190,35 @@ def _digest(key: str, record: TextRecord) -> str:
 def write(out: Path, records: Mapping[str, TextRecord]) -> None:
     """Keep ``records`` in ``out`` (sorted by key, so the files are deterministic).
 
-    Written one record at a time (``records`` may read each one from a file when asked
-    for it, as extraction's :class:`~extractors.span_file.SpanFile` does): nothing of the
-    whole cache is held at once, neither its JSON nor its token array.
+    Written one record at a time, each read once (``records`` may read each one from a
+    file when asked for it, as extraction's :class:`~extractors.span_file.SpanFile` and
+    :class:`TextCache` do): nothing of the whole cache is held at once.
     """
-    keys = sorted(records)
-    rows = [len(records[key].tokens) for key in keys]
-    with open(out / TOKENS, "wb") as f:
-        # the header np.save writes for the whole array, then each record's rows
-        np.lib.format.write_array_header_1_0(f, {
-            "descr": np.lib.format.dtype_to_descr(np.dtype(np.int32)),
-            "fortran_order": False, "shape": (sum(rows), 2)})
-        for key in keys:
-            f.write(np.ascontiguousarray(records[key].tokens, dtype=np.int32).tobytes())
-    with open(out / CACHE, "w", encoding="utf-8") as f:
-        # the bytes of json.dumps({"version": VERSION, "texts": {...}}), a text at a time
-        f.write(f'{{"version":{json.dumps(VERSION)},"texts":{{')
+    with open(out / TOKENS, "wb") as tokens, open(out / CACHE, "w", encoding="utf-8") as f:
+        # each record is read once: its rows go after a header that says 0 rows, which
+        # is then written again with their number (np.save's header, padded to 64 bytes:
+        # the same length for any number of rows)
+        tokens.write(_tokens_header(0))
+        f.write(_HEADER.decode())
         start = 0
-        for n, (key, length) in enumerate(zip(keys, rows, strict=True)):
+        for key in sorted(records):
             r = records[key]
-            entry = [r.model, r.sents, r.coined, start, start + length, _digest(key, r)]
-            f.write(("," if n else "") + json.dumps(key) + ":"
-                    + json.dumps(entry, separators=(",", ":")))
-            start += length
-        f.write("}}")
+            rows = np.ascontiguousarray(r.tokens, dtype=np.int32)
+            tokens.write(rows.tobytes())
+            line = [key, r.model, r.sents, r.coined, start, start + len(rows), _digest(key, r)]
+            f.write(json.dumps(line, separators=(",", ":")) + "\n")
+            start += len(rows)
+        header = _tokens_header(start)
+        if len(header) != len(_tokens_header(0)):
+            raise ValueError(f"{start} token rows: a longer .npy header")
+        tokens.seek(0)
+        tokens.write(header)
+
+
+def _tokens_header(rows: int) -> bytes:
+    """The ``.npy`` header of an ``(rows, 2)`` int32 array."""
+    f = io.BytesIO()
+    np.lib.format.write_array_header_1_0(f, {
+        "descr": np.lib.format.dtype_to_descr(np.dtype(np.int32)),
+        "fortran_order": False, "shape": (rows, 2)})
+    return f.getvalue()

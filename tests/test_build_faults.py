@@ -489,10 +489,11 @@ def test_a_cache_with_edited_spans_is_not_trusted(tmp_path):
         pytest.skip("no span model installed: nothing to cache")
     corpus = _example_corpus(tmp_path / EXAMPLE.name)
     build([corpus], tmp_path / "out", page=False)
-    cache = json.loads((tmp_path / "out" / CACHE).read_text())
-    for record in cache["texts"].values():
-        record[0] = [[s + 1, e, t] for s, e, t in record[0]]  # every model span moved
-    (tmp_path / "out" / CACHE).write_text(json.dumps(cache))
+    header, *lines = (tmp_path / "out" / CACHE).read_text().splitlines()
+    records = [json.loads(line) for line in lines]  # [key, model, sents, ...] per text
+    for record in records:
+        record[1] = [[s + 1, e, t] for s, e, t in record[1]]  # every model span moved
+    (tmp_path / "out" / CACHE).write_text("\n".join([header, *map(json.dumps, records)]) + "\n")
 
     _rebuild_from_scratch_noting(corpus, tmp_path / "out", CACHE)
     full = build([corpus], tmp_path / "full", page=False, incremental=False)
