@@ -62,7 +62,7 @@ from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
 from extractors.workers import Workers, sendable
-from kg.core.model import Concept, Mention, Paper, sort_mentions, sorted_mentions
+from kg.core.model import Concept, Mention, Paper, merge_mentions, sort_mentions
 from kg.core.text import (
     acronym_key,
     display_label,
@@ -949,7 +949,9 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
     :class:`~extractors.components.ConceptMatcher`-style phrase match; new mentions are added
     only where they overlap no existing mention. With ``workers`` running a cluster, large
     corpora are matched there; ``pipeline`` gives a worker the build's pipeline (its
-    tokenizer is the one that must cut the terms).
+    tokenizer is the one that must cut the terms). The new mentions are added to
+    ``mentions`` in place (:func:`~kg.core.model.merge_mentions`), which is returned in
+    :func:`~kg.core.model.sorted_mentions`' order.
     """
     here = not (workers is not None and workers.parallel and pipeline is not None
                 and len(found) >= PROPAGATE_PARALLEL_MIN)
@@ -991,9 +993,9 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
              for k in range(0, len(found), PROPAGATE_CHUNK))
     parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
     extra = [m for part in parts for doc_mentions in part for m in doc_mentions]
-    # the matchers (~23 MB at 5,000 papers) go before the mentions are sorted, not after
+    # the matchers (~23 MB at 5,000 papers) go before the mentions are merged, not after
     del shared, parts
-    return sorted_mentions(itertools.chain(mentions, extra))
+    return merge_mentions(mentions, extra)
 
 
 def _mentions_by_text(mentions: list[Mention]) -> Callable[[str, str], list[Mention]]:
@@ -1373,6 +1375,7 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
                    registry: ConceptRegistry, concepts: dict[str, Concept]) -> list[Mention]:
     """Mentions of name-shaped tokens no extractor marked ("mT5, mBART and NLLB-200"): a
     model, system or data set the span model left out is still a name the graph keeps.
+    They are added to ``mentions`` in place (:func:`~kg.core.model.merge_mentions`).
 
     >>> text = "mT5, mBART, NLLB-200, RQ1, 13B and GPT-4."
     >>> [m.group() for m in _NAME_TOKEN.finditer(text) if _name_shaped(m.group())]
@@ -1409,7 +1412,7 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: lis
                                  end=offsets.setdefault(b, b), text=names.setdefault(name, name),
                                  sentence=_sentence(text, ds.sents, a, b, starts, pool),
                                  extractor="name"))
-    return sorted_mentions(itertools.chain(mentions, extra)) if extra else mentions
+    return merge_mentions(mentions, extra)
 
 
 #: The word after a name that says what it names: "the MMLU benchmark", "T5 models".
