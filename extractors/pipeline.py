@@ -513,9 +513,11 @@ def extract_corpus(
         The address of an existing Dask cluster's scheduler (``tcp://host:8786``) to run
         on instead of local workers; its workers need ``kg-abstracts`` installed (the same
         version: each loads the span model shipped in it).
-    cache : dict, optional
+    cache : MutableMapping, optional
         What each text yielded besides concept matches (:func:`cache_key` →
-        :class:`~extractors.text_cache.TextRecord`), read and updated in place (texts no
+        :class:`~extractors.text_cache.TextRecord`): a dict, or the
+        :class:`~extractors.text_cache.TextCache` of :func:`~extractors.text_cache.read`, whose
+        records are read from its files one at a time; read and updated in place (texts no
         longer in the corpus are dropped): texts found in it skip the tokenizer, the span
         model, the sentencizer and the patterns (incremental builds). Everything
         corpus-level (acronyms, concept registry, matching, resolution, propagation) is
