@@ -3,12 +3,14 @@
     PYTHONPATH=. python bench/extraction_phases.py [--trace] IN OUT [kg build options]
 
 Prints, for each phase of the extraction process (text cache read and written, extraction,
-``resolve_corpus``, ``corpus_relations``, ``link_graph``, the page, the link count, the spill
-file): its wall time, the process's PSS at its start and end and the largest PSS sampled
-(every 0.1 s) while it ran. With ``--trace``, tracemalloc runs in the extraction process from
-the moment its workers are up, and the Python lines holding the most memory are printed
-at the points ``SNAP_AT`` names (``name<``: at the start of the function, ``name>``: at its
-end; ``TOP`` lines each). PSS under ``--trace`` includes tracemalloc's own tables.
+``resolve_corpus`` and its passes (``resolve``, ``propagate``, the name pass,
+``extend_cut_terms``, the termhood filter's ``apply``, ...), ``corpus_relations``,
+``link_graph``, the page, the link count, the spill file): its wall time, the process's PSS
+at its start and end and the largest PSS sampled (every 0.1 s) while it ran. With
+``--trace``, tracemalloc runs in the extraction process from the moment its workers are
+up, and the Python lines holding the most memory are printed at the points ``SNAP_AT``
+names (``name<``: at the start of the function, ``name>``: at its end; ``TOP`` lines
+each). PSS under ``--trace`` includes tracemalloc's own tables.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import threading
 import time
 import tracemalloc
 
+import extractors.acceptance as acceptance
+import extractors.consolidate as consolidate
 import extractors.pipeline as pipeline
 import extractors.relation_links as relation_links
 import extractors.text_cache as text_cache
@@ -127,7 +131,12 @@ def main() -> None:
     for module, names in ((pipeline, ("extract_corpus", "resolve_corpus", "corpus_relations")),
                           (relation_links, ("link_graph",)), (views, ("default_page",)),
                           (graph, ("paper_link_count",)), (build, ("dump_spill",)),
-                          (text_cache, ("read", "write"))):
+                          (text_cache, ("read", "write")),
+                          (consolidate, ("resolve", "_drop_untrusted_acronyms",
+                                         "_assign_new_terms", "_add_domain_words", "propagate",
+                                         "_label_by_use", "_name_mentions", "extend_cut_terms",
+                                         "_type_by_context")),
+                          (acceptance.TermAcceptance, ("apply",))):
         for name in names:
             _wrap(module, name, trace)
     dump = build._dump
