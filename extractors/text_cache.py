@@ -81,16 +81,16 @@ class TextCache(MutableMapping[str, TextRecord]):
         except OSError:
             os.close(fd)
             raise
-        cache._files = (fd, tokens_fd, 0)
         cache._closer = weakref.finalize(cache, _close, fd, tokens_fd)
-        with open(out / TOKENS, "rb") as f:
+        # (the files read through the descriptors kept: the same files as pread reads)
+        with open(tokens_fd, "rb", closefd=False) as f:
             if np.lib.format.read_magic(f) != (1, 0):
                 raise ValueError("not a version 1.0 .npy file")
             shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
             if fortran or dtype != np.dtype(np.int32) or len(shape) != 2 or shape[1] != 2:
                 raise ValueError("not an (n, 2) int32 array")
             cache._files = (fd, tokens_fd, f.tell())
-        with open(out / CACHE, "rb") as f:
+        with open(fd, "rb", closefd=False) as f:
             # (a cache of another version may be one long line: only its start is read)
             if f.readline(len(_HEADER)) != _HEADER:
                 cache.clear()
@@ -198,7 +198,8 @@ def write(out: Path, records: Mapping[str, TextRecord]) -> None:
         # each record is read once: its rows go after a header that says 0 rows, which
         # is then written again with their number (np.save's header, padded to 64 bytes:
         # the same length for any number of rows)
-        tokens.write(_tokens_header(0))
+        empty = _tokens_header(0)
+        tokens.write(empty)
         f.write(_HEADER.decode())
         start = 0
         for key in sorted(records):
@@ -209,7 +210,7 @@ def write(out: Path, records: Mapping[str, TextRecord]) -> None:
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
             start += len(rows)
         header = _tokens_header(start)
-        if len(header) != len(_tokens_header(0)):
+        if len(header) != len(empty):
             raise ValueError(f"{start} token rows: a longer .npy header")
         tokens.seek(0)
         tokens.write(header)

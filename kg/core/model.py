@@ -690,14 +690,17 @@ def merge_mentions(mentions: list[Mention], more: Iterable[Mention]) -> list[Men
     i, j = len(mentions) - 1, len(extra) - 1
     mentions.extend(extra)  # the room (what is there now is written over)
     k = len(mentions) - 1
+    placing = _mention_key(extra[j])  # (made once per added mention, not per step)
     while j >= 0:
         # a tie goes to ``mentions``' item first, as a stable sort of both would place it
-        if i >= 0 and _mention_key(mentions[i]) > _mention_key(extra[j]):
+        if i >= 0 and _mention_key(mentions[i]) > placing:
             mentions[k] = mentions[i]
             i -= 1
         else:
             mentions[k] = extra[j]
             j -= 1
+            if j >= 0:
+                placing = _mention_key(extra[j])
         k -= 1
     return mentions
 
