@@ -44,6 +44,7 @@ from extractors.span_file import SpanFile
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
+from extractors.tokenizer_warmup import frequent_chunks, warm_tokenizer
 from extractors.workers import Workers, default_workers, sendable
 from kg.core.collect import fewer_collections
 from kg.core.errors import Messages, WorkerError
@@ -173,6 +174,9 @@ class PipelineSpec:
     #: ``(relation model, patterns)`` when relations are found with the extraction
     #: (:func:`_relations_with_extraction`), else ``None``
     relations: tuple[RelationModel, bool] | None = None
+    #: the corpus's frequent chunks, tokenized once when the pipeline is loaded
+    #: (:mod:`extractors.tokenizer_warmup`)
+    warm: tuple[str, ...] = ()
 
     def pipeline(self) -> Language:
         """The pipeline, from this worker process's cache; loaded once per model."""
@@ -180,7 +184,9 @@ class PipelineSpec:
         cached = _WORKER_PIPELINE.get(key)
         if cached is None:
             _WORKER_PIPELINE.clear()  # one pipeline per worker: a new model replaces the old
-            cached = _WORKER_PIPELINE[key] = [base_pipeline(self._model_here()), b""]
+            nlp = base_pipeline(self._model_here())
+            warm_tokenizer(nlp, self.warm)
+            cached = _WORKER_PIPELINE[key] = [nlp, b""]
         nlp, terms = cached
         if terms != self.terms:  # another build on a long-lived cluster
             nlp.get_pipe("kg_concept_matcher").from_bytes(self.terms)
@@ -562,6 +568,9 @@ def extract_corpus(
     model_dir = span_model_dir() if span_model is True else (span_model or None)
     nlp = make_pipeline(registry, span_model=model_dir)
     texts = list(field_texts(papers))
+    # before any worker is forked from this process: they share what it adds
+    warm = frequent_chunks([text for text, _ in texts])
+    warm_tokenizer(nlp, warm)
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
     records = _KeptRecords({}, [])
@@ -582,7 +591,7 @@ def extract_corpus(
             model_dir=str(model_dir) if model_dir else None,
             fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
             terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size,
-            relations=early)
+            relations=early, warm=warm)
         # local workers are forked where the platform allows: they find it in their cache
         _WORKER_PIPELINE[(spec.model_dir, spec.fingerprint)] = [nlp, spec.terms]
     try:
