@@ -49,6 +49,7 @@ from extractors.workers import Workers, default_workers, sendable
 from kg.core.collect import fewer_collections
 from kg.core.errors import Messages, WorkerError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
+from kg.core.paper_file import PaperFile
 
 __all__ = [
     "BATCH_CHARS",
@@ -493,6 +494,7 @@ def extract_corpus(
     relation_model: RelationModel | bool | None = True,
     relation_patterns: bool = True,
     relations_on_disk: bool = False,
+    papers_on_disk: bool = False,
 ) -> KnowledgeGraph:
     """Extract concept mentions from ``papers`` and return the knowledge graph.
 
@@ -555,6 +557,13 @@ def extract_corpus(
         read off that file at each pass (in the same order), instead of a list. For a
         caller that only reads them through (a build's extraction process): they are not
         held in memory.
+    papers_on_disk : bool
+        Once every text is extracted, put each paper's title and abstract in a temporary
+        file (:class:`~kg.core.paper_file.PaperFile`) and replace the paper, *in*
+        ``papers`` *itself*, by the same paper reading them from there
+        (:class:`~kg.core.paper_file.StoredPaper`); the graph's papers are those. For a
+        caller that gives its list up (a build's extraction process): the texts are not
+        held in memory through consolidation, the page and the spill file.
 
     Examples
     --------
@@ -602,7 +611,8 @@ def extract_corpus(
                                  propagate_terms=propagate_terms, acceptance=acceptance,
                                  rejected=rejected, relation_model=model,
                                  relation_patterns=relation_patterns, early=early,
-                                 relations_on_disk=relations_on_disk)
+                                 relations_on_disk=relations_on_disk,
+                                 papers_on_disk=papers_on_disk)
     finally:
         _WORKER_PIPELINE.clear()
 
@@ -615,7 +625,7 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
                   rejected: Rejected | None, relation_model: RelationModel | None,
                   relation_patterns: bool, early: tuple[RelationModel, bool] | None,
-                  relations_on_disk: bool) -> KnowledgeGraph:
+                  relations_on_disk: bool, papers_on_disk: bool) -> KnowledgeGraph:
     """:func:`extract_corpus` once its pipeline is built and its workers are running;
     ``early``: relations found with the extraction (:func:`_relations_with_extraction`)."""
     # every text's spans go to a temporary file as they come, and consolidation's passes
@@ -629,7 +639,7 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
                              nested=nested, propagate_terms=propagate_terms,
                              acceptance=acceptance, rejected=rejected,
                              relation_model=relation_model, relation_patterns=relation_patterns,
-                             early=early)
+                             early=early, papers_on_disk=papers_on_disk)
     if not relations_on_disk:
         graph.relations = list(graph.relations)  # a plain list, as graphs have
         related.close()
@@ -644,7 +654,8 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
                  batch_size: int, nested: str, propagate_terms: bool,
                  acceptance: TermAcceptance | None, rejected: Rejected | None,
                  relation_model: RelationModel | None, relation_patterns: bool,
-                 early: tuple[RelationModel, bool] | None) -> KnowledgeGraph:
+                 early: tuple[RelationModel, bool] | None,
+                 papers_on_disk: bool) -> KnowledgeGraph:
     """:func:`_extract_with`, the texts' spans kept in ``spans`` and their relations in
     ``related`` (those found with extraction as they come, the others once found)."""
     bar = None
@@ -695,6 +706,13 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
     # text, each text's cache key and the masked copies (~75 MB at 100,000 papers, issue 17)
     texts.clear()
     keys.clear()
+    if papers_on_disk:
+        # every pass from here reads a paper's texts a paper at a time (~1.5 KB a paper
+        # kept through consolidation, the page and the spill file, issue 17); in place: the
+        # caller's list is the one that held them
+        paper_file = PaperFile()
+        for n, p in enumerate(papers):
+            papers[n] = paper_file.add(p)
     found = spans.texts(ranges, fields)
     # huge fields, or all
     later = [f for f, (a, _) in enumerate(ranges) if not related.has(a)]

@@ -273,10 +273,12 @@ def _extract(inputs: ReadReport | Callable[[], ReadReport], out: Path, tmp: Path
     cache = text_cache.read(out) if incremental else None
     # the updated cache is written into tmp by extraction itself (it does not go through
     # the spill file), as soon as every text is extracted; the relations stay in their
-    # temporary file (the page's edges, the link count and the spill read them through)
+    # temporary file (the page's edges, the link count and the spill read them through),
+    # and so do the papers' titles and abstracts once extracted (report.papers is this
+    # process's only list of them: extraction replaces its papers in place)
     graph = extract_corpus(report.papers, lexicons=lexicons, progress=progress, cache=cache,
                            cache_to=tmp if cache is not None else None, workers=workers,
-                           scheduler=scheduler, relations_on_disk=True)
+                           scheduler=scheduler, relations_on_disk=True, papers_on_disk=True)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
     if page:
         from visualizations.views import default_page
