@@ -56,6 +56,7 @@ __all__ = [
     "BATCH_SIZE",
     "CHUNK_CHARS",
     "DEFAULT_ACCEPTANCE",
+    "FORK_MAX_TEXTS",
     "MULTIPROCESS_MIN_TEXTS",
     "PipelineSpec",
     "WORKER_CHUNK",
@@ -89,6 +90,13 @@ BATCH_CHARS = 2 * CHUNK_CHARS
 #: ``Doc`` objects (spaCy's own ``n_process`` pickles every ``Doc``, which made two
 #: processes slower than one on NeurIPS 2018); starting them costs a few seconds.
 MULTIPROCESS_MIN_TEXTS = 1000
+#: Texts up to which local workers are forked from the extraction process (they start at
+#: once, sharing its loaded pipeline); from here they are started fresh and load it
+#: themselves (~5 s more wall on 2 cores), since a forked worker comes to hold a private
+#: copy of the extraction process's memory as that process writes to it, which grows with
+#: the corpus (:class:`~extractors.workers.Workers`). 20,000 papers (~40,000 texts): the
+#: same peak either way; 100,000 papers: see bench/README.md (issue 17).
+FORK_MAX_TEXTS = 50_000
 #: Texts per task handed to a worker; the in-process run goes chunk by chunk too, so that
 #: every ``nlp.pipe`` batch, and so every result, is the same whatever runs it.
 WORKER_CHUNK = 64
@@ -601,10 +609,11 @@ def extract_corpus(
             fingerprint=model_fingerprint(model_dir) + pipeline_fingerprint(),
             terms=nlp.get_pipe("kg_concept_matcher").to_bytes(), batch_size=batch_size,
             relations=early, warm=warm)
-        # local workers are forked where the platform allows: they find it in their cache
+        # local workers forked from this process (where the platform allows) find it in
+        # their cache
         _WORKER_PIPELINE[(spec.model_dir, spec.fingerprint)] = [nlp, spec.terms]
     try:
-        with Workers(workers, scheduler) as pool:
+        with Workers(workers, scheduler, fork=len(texts) < FORK_MAX_TEXTS) as pool:
             return _extract_with(pool, papers, registry, nlp, spec if pool.parallel else None,
                                  texts, records, keys, cache, cache_to, progress=progress,
                                  batch_size=batch_size, nested=nested,

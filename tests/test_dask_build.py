@@ -94,6 +94,41 @@ def test_a_local_cluster_builds_the_same_bytes(corpus, one_process, extraction_o
     assert here.exists()
 
 
+def _command_line(_shared, _task):
+    with open("/proc/self/cmdline", "rb") as f:
+        return f.read().decode()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_local_workers_are_forked_or_started_fresh():
+    from extractors.workers import Workers
+
+    with Workers(2) as workers:
+        forked = set(workers.map(_command_line, None, range(4), what="a test"))
+    with Workers(2, fork=False) as workers:
+        fresh = set(workers.map(_command_line, None, range(4), what="a test"))
+    assert forked == {_command_line(None, None)}  # this process's copies
+    assert all("spawn_main" in c for c in fresh), fresh  # new interpreters
+
+
+def test_a_large_corpus_builds_the_same_bytes_on_workers_started_fresh(
+        corpus, one_process, extraction_on_workers, monkeypatch, tmp_path):
+    # from FORK_MAX_TEXTS texts on, the local workers are new processes that load the
+    # pipeline themselves instead of forked copies of the extraction process
+    from extractors import pipeline, workers
+
+    local_cluster = workers._local_cluster
+
+    def recording(n, *, fork=True):  # type: ignore[no-untyped-def]
+        (tmp_path / f"fork={fork}").touch()  # (the build extracts in a child process)
+        return local_cluster(n, fork=fork)
+
+    monkeypatch.setattr(workers, "_local_cluster", recording)
+    monkeypatch.setattr(pipeline, "FORK_MAX_TEXTS", 1)
+    _same(one_process, _build(corpus, tmp_path / "fresh", workers=2))
+    assert (tmp_path / "fork=False").exists() and not (tmp_path / "fork=True").exists()
+
+
 @pytest.fixture
 def dask_cluster(tmp_path):
     """``dask scheduler`` and ``dask worker`` (two processes) on free 127.0.0.1 ports."""
