@@ -46,7 +46,7 @@ from extractors.termhood import CorpusStats
 from extractors.text_cache import TextRecord
 from extractors.tokenizer_warmup import frequent_chunks, warm_tokenizer
 from extractors.workers import Workers, default_workers, sendable
-from kg.core.collect import fewer_collections
+from kg.core.collect import fewer_collections, return_free_pages
 from kg.core.errors import Messages, WorkerError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
 from kg.core.paper_file import PaperFile
@@ -722,6 +722,10 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         paper_file = PaperFile()
         for n, p in enumerate(papers):
             papers[n] = paper_file.add(p)
+    # What was just freed (the abstracts, each a block of the C heap: longer than Python's
+    # own arenas take) glibc would keep, and consolidation's objects come from those
+    # arenas, not from there: given back to the system
+    return_free_pages()
     found = spans.texts(ranges, fields)
     # huge fields, or all
     later = [f for f, (a, _) in enumerate(ranges) if not related.has(a)]
