@@ -716,7 +716,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
     texts.clear()
     keys.clear()
     if papers_on_disk:
-        # every pass from here reads a paper's texts a paper at a time (~1.5 KB a paper
+        # every pass from here reads a paper's texts a paper at a time (~1.7 KB a paper
         # kept through consolidation, the page and the spill file, issue 17); in place: the
         # caller's list is the one that held them
         paper_file = PaperFile()

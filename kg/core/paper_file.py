@@ -4,7 +4,7 @@ A build's extraction process holds every paper of the corpus from the moment it 
 until the spill file is written, but after extraction it reads their texts only a paper at a
 time (consolidation's passes go text by text, the spill file paper by paper) and the page
 reads the few papers it shows. The titles and abstracts were, after the mentions, the largest
-thing it kept per paper (~1.5 KB each, issue 17). :meth:`PaperFile.add` writes a paper's title
+thing it kept per paper (~1.7 KB each, issue 17). :meth:`PaperFile.add` writes a paper's title
 and abstract to an unnamed temporary file and gives back a :class:`StoredPaper`: the same
 paper, every field as it was, whose ``title`` and ``abstract`` are read from the file (as
 UTF-8) when asked for; the last few papers read are kept, since passes ask for the same paper
@@ -91,7 +91,7 @@ class PaperFile:
         kept = (data[:b - a].decode("utf-8", "surrogatepass"),
                 data[b - a:].decode("utf-8", "surrogatepass"))
         if len(self._kept) >= KEPT_READS:
-            del self._kept[next(iter(self._kept))]  # the oldest read
+            self._kept.pop(next(iter(self._kept)), None)  # the oldest read
         self._kept[row] = kept
         return kept
 
