@@ -142,10 +142,6 @@ class StoredPaper(Paper):
     def abstract(self, value: str) -> None:
         raise AttributeError("a stored paper's abstract cannot be changed")
 
-    def text(self, field_name: str) -> str:
-        """Return the text of ``field_name`` (``"title"`` or ``"abstract"``)."""
-        return self._file.texts(self._row)[0 if field_name == "title" else 1]
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Paper):
             return NotImplemented
