@@ -64,6 +64,8 @@ class RelationFile:
     """
 
     def __init__(self, n: int) -> None:
+        #: How many texts the file is for (their indices are ``0`` to ``n - 1``).
+        self.n = n
         # closed by close() or __del__: it lives as long as what reads it
         self._file = tempfile.TemporaryFile(prefix="kg-relations-")  # noqa: SIM115
         self._end = 0
@@ -148,6 +150,25 @@ class Relations(Sequence[Relation]):
     def linked(self, link: Link) -> Relations:
         """These relations, each linked by ``link`` as it is read (the same file)."""
         return Relations(self._file, self._texts, link)
+
+    def linked_once(self, link: Link) -> Relations:
+        """These relations linked by ``link`` once, into a file of their own: a pass over
+        the result reads them linked, as :meth:`linked` gives them, without linking them
+        again.
+
+        A build's extraction process reads its relations several times once they are
+        linked (the page, the spill file's check of their order, its relation edges,
+        extractor names and rows): linking them at each pass was most of the time it took
+        to write the spill file. This file replaces the one read here, which goes once
+        nothing reads it.
+        """
+        out = RelationFile(self._file.n)
+        stream = iter(self.linked(link))
+        # linking keeps each relation where it is (one out for one in): each text's are
+        # the next ones of the stream
+        for i, n in zip(self._texts.tolist(), np.diff(self._before).tolist(), strict=True):
+            out.put(i, list(islice(stream, n)))
+        return Relations(out, self._texts)
 
     def _read(self, texts: Iterable[int]) -> Iterator[Relation]:
         rows = (r for i in texts for r in sorted_relations(self._file.get(int(i))))

@@ -176,11 +176,11 @@ def link_graph(graph: KnowledgeGraph) -> KnowledgeGraph:
     """``graph`` with its relations linked to its concepts (:func:`link_relations`), in place.
 
     Call it before anything reads the graph's relation views (they are cached). Relations
-    read off disk (:class:`~extractors.relation_file.Relations`, a build's) stay there: each
-    is linked as it is read, with no second list.
+    read off disk (:class:`~extractors.relation_file.Relations`, a build's) stay there: they
+    are linked once, a text at a time, into a file of their own, with no list of them.
     """
     if isinstance(graph.relations, Relations):
-        graph.relations = graph.relations.linked(
+        graph.relations = graph.relations.linked_once(
             partial(link_sorted, mentions=graph.mentions, concepts=graph.concepts))
     else:
         graph.relations = link_relations(graph.relations, graph.mentions, graph.concepts)

@@ -34,6 +34,24 @@ def test_relations_on_disk_read_as_the_list_would_be():
     assert extractor_names(lazy) == extractor_names(listed)
 
 
+def test_relations_linked_once_are_read_linked_at_every_pass_without_linking_again():
+    graph = extract_corpus(CORPUS, relations_on_disk=True)
+    calls: list[int] = []
+
+    def link(rows):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return link_sorted(rows, graph.mentions, graph.concepts)
+
+    expected = list(graph.relations.linked(link))
+    once = graph.relations.linked_once(link)
+    assert calls == [1, 1]  # one pass above, one to link them into the file
+    assert list(once) == expected and list(once) == expected and len(once) == len(expected)
+    assert [once[k] for k in range(len(once))] == expected
+    assert calls == [1, 1]
+    assert any(r.head_concept for r in expected)
+    assert expected != list(graph.relations)  # the source is read as it was: not linked
+
+
 def test_the_extraction_process_keeps_no_relation_objects_while_consolidating(monkeypatch):
     # relations are found with extraction (the shipped argument model): they go to the
     # relation file as they come, so none is alive while terms are resolved across papers
