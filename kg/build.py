@@ -33,7 +33,7 @@ from kg.core.processes import file_mode_mask, kill_and_reap, pid_alive, run_apar
 from kg.core.readers import ReadReport, read_corpus
 from kg.core.version import __version__
 from kg.stores.model_index import write_model_index
-from kg.stores.out import load_model, loads_in_background, write_manifest, write_rdf
+from kg.stores.out import load_model, write_manifest, write_rdf
 from kg.stores.spill import Spill, dump_spill, load_spill
 
 __all__ = ["BuildResult", "build"]
@@ -409,12 +409,12 @@ def build(
         # before the writers and the store's loader take their share
         release_free_memory()
         counts = _counts(model)
-        # model.json and model.sqlite are written while the store loads in a thread of its
-        # own (Python is free then), or else by a forked child on the other core while RDF
-        # is written
+        # model.json and model.sqlite are written by a forked child while this process
+        # writes graph.ttl and the store loads: Python is not free while the store loads
+        # (it writes graph.ttl at the loader's pace, which is also when the loader sorts
+        # what it has read), so these files written after graph.ttl came last
         files = partial(_write_files, model, tmp)
-        meanwhile = files if loads_in_background(previous) else None
-        child = None if meanwhile is not None else _fork(files)
+        child = _fork(files)
         bar = None
         if progress:  # graph.ttl paper by paper: the store loads at its pace (the long part)
             from tqdm import tqdm
@@ -422,7 +422,7 @@ def build(
             bar = tqdm(total=counts["papers"], unit="paper", desc="writing graph.ttl",
                        leave=False)
         try:
-            n_triples = write_rdf(model, tmp, previous=previous, meanwhile=meanwhile,
+            n_triples = write_rdf(model, tmp, previous=previous,
                                   each=None if bar is None else bar.update)
         except BaseException:
             _stop(child)  # its files go with the temporary folder: no need to wait for it

@@ -59,13 +59,13 @@ STORE_SLACK = 1.08
 def loads_in_background(previous: str | Path | None) -> bool:
     """Whether :func:`write_rdf` with this ``previous`` builds the store in a thread of its
     own while Python writes ``graph.ttl`` (a store loaded from scratch, where the platform
-    lets the loader read a pipe): Python is then free while the store is loading."""
+    lets the loader read a pipe), from the same bytes: Python then writes ``graph.ttl`` at
+    the loader's pace."""
     return previous is None and _PIPES.is_dir()
 
 
 def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
               previous: str | Path | None = None,
-              meanwhile: Callable[[], object] | None = None,
               each: Callable[[], object] | None = None) -> int:
     """Write ``graph.ttl`` and ``store/`` into ``out``; return the number of triples.
 
@@ -74,8 +74,7 @@ def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
     ``previous`` (an earlier ``OUT``) lends its unchanged paper blocks
     (:mod:`kg.stores.rdf_file`) and a copy of its store, changed by the difference only,
     unless the copy then weighs more than :data:`STORE_SLACK` times what a store loaded
-    from scratch would (estimated from the last one loaded so). ``meanwhile`` is called
-    once ``graph.ttl`` is written, while the store may still be loading; ``each`` after
+    from scratch would (estimated from the last one loaded so). ``each`` is called after
     each paper's block of ``graph.ttl`` (a progress bar). ``kg`` may be a model on disk
     (:class:`~kg.stores.spill.Spill`): its papers are then written a few at a time.
     """
@@ -90,8 +89,6 @@ def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
         with _StoreLoad(out / STORE) as load:
             written = write_turtle(kg, out / TURTLE, also=load.write, each=each)
             load.end()
-            if meanwhile is not None:
-                meanwhile()
         remember_store(out, out / STORE, (written.triples, store_size(out / STORE)))
         return written.triples
     written = write_turtle(kg, out / TURTLE, previous=previous, each=each)
@@ -111,8 +108,6 @@ def write_rdf(kg: KnowledgeGraph | Spill, out: str | Path, *,
         del store  # releases the RocksDB lock before the folder is moved
         loaded = (written.triples, store_size(out / STORE))
     remember_store(out, out / STORE, loaded)
-    if meanwhile is not None:
-        meanwhile()
     return written.triples
 
 
