@@ -410,9 +410,9 @@ def build(
         release_free_memory()
         counts = _counts(model)
         # model.json and model.sqlite are written by a forked child while this process
-        # writes graph.ttl and the store loads: Python is not free while the store loads
-        # (it writes graph.ttl at the loader's pace, which is also when the loader sorts
-        # what it has read), so these files written after graph.ttl came last
+        # writes graph.ttl and the store loads. This process is not free while the store
+        # loads: it writes graph.ttl at the loader's pace (into a pipe the loader does not
+        # read while it sorts), so the files written after graph.ttl only added to the wait
         files = partial(_write_files, model, tmp)
         child = _fork(files)
         bar = None

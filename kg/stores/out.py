@@ -40,9 +40,9 @@ if TYPE_CHECKING:  # rdflib takes ~0.1 s to import; only open_rdflib_graph needs
     import rdflib
 
 __all__ = [
-    "BULK_LOAD_BYTES", "BULK_LOAD_TRIPLES", "LENIENT", "STORE_SLACK", "bulk_load_pieces", "damaged",
-    "is_read_only", "load_model", "loads_in_background", "open_rdflib_graph", "open_store",
-    "require_built", "turtle_triples", "write_manifest", "write_rdf",
+    "BULK_LOAD_BYTES", "BULK_LOAD_TRIPLES", "LENIENT", "STORE_SLACK", "bulk_load_pieces",
+    "damaged", "is_read_only", "load_model", "loads_in_background", "open_rdflib_graph",
+    "open_store", "require_built", "turtle_triples", "write_manifest", "write_rdf",
 ]
 
 _READ_ONLY_KEEP = 8
