@@ -203,7 +203,11 @@ def _fork(work: Callable[[], object]) -> int | None:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         raise
     if pid != 0:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        try:  # an interruption that came since the fork is raised here: end the child too
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        except BaseException:
+            _stop(pid)
+            raise
     else:  # the child: work, then leave without running the parent's cleanup
         status = 1
         try:
@@ -416,12 +420,12 @@ def build(
         files = partial(_write_files, model, tmp)
         child = _fork(files)
         bar = None
-        if progress:  # graph.ttl paper by paper: the store loads at its pace (the long part)
-            from tqdm import tqdm
-
-            bar = tqdm(total=counts["papers"], unit="paper", desc="writing graph.ttl",
-                       leave=False)
         try:
+            if progress:  # graph.ttl paper by paper: the store loads at its pace (the long part)
+                from tqdm import tqdm
+
+                bar = tqdm(total=counts["papers"], unit="paper", desc="writing graph.ttl",
+                           leave=False)
             n_triples = write_rdf(model, tmp, previous=previous,
                                   each=None if bar is None else bar.update)
         except BaseException:

@@ -165,6 +165,36 @@ def test_an_interruption_unwinds_the_child_first(tmp_path, interrupt):
     assert not Path(f"/proc/{child}").exists()  # ended and reaped
 
 
+def test_an_interruption_right_after_the_fork_still_ends_the_child():
+    """SIGTERM that reaches this process between the fork and its first wait (a noisy
+    machine runs the child first; CI once hung here) still ends the child: it is pending
+    while signals are held, and raised where the child is passed the interruption."""
+    proc = _script("""
+        import signal, time
+        def term(signum, frame):
+            raise KeyboardInterrupt("SIGTERM")
+        signal.signal(signal.SIGTERM, term)  # as kg's command line does
+        # runs in this process right after the fork, while signals are still held
+        os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGTERM))
+        def work():
+            print(os.getpid(), flush=True)
+            time.sleep(120)
+        try:
+            run_apart(work)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+    """, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out.splitlines()[-1:]) == (0, ["interrupted"]), err
+    for line in out.splitlines()[:-1]:  # the child's pid, if it started the work
+        assert not Path(f"/proc/{int(line)}").exists()
+
+
 def test_a_spilled_result_is_read_once_the_child_has_ended(tmp_path):
     """With ``spill``, the child's memory is free before the result is read here: the
     300 MB of the work and the result never coexist, and the file is gone afterwards."""

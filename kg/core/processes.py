@@ -141,10 +141,13 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None,
     if pid == 0:  # the child: never returns
         os.close(read)
         _child(work, write, blocked, spill, dump)
-    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     os.close(write)
+    f = os.fdopen(read, "rb")
     try:
-        with os.fdopen(read, "rb") as f:
+        with f:
+            # an interruption that came since the fork is raised here, where the child
+            # is passed it on: outside this try it would be left running
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             try:
                 kind, value = pickle.load(f)
             except (EOFError, pickle.UnpicklingError):  # the child died without its
