@@ -195,6 +195,39 @@ def test_an_interruption_right_after_the_fork_still_ends_the_child():
         assert not Path(f"/proc/{int(line)}").exists()
 
 
+def test_an_interruption_the_child_missed_is_passed_on_again():
+    """A signal that comes just before a blocking call starts is seen only when the call
+    ends (CI once hung so in the test above). Here the child misses the first for sure (it
+    ignores SIGINT for a while); the next, a second later, ends it."""
+    proc = _script("""
+        import signal, time
+        def term(signum, frame):
+            raise KeyboardInterrupt("SIGTERM")
+        signal.signal(signal.SIGTERM, term)  # as kg's command line does
+        def work():
+            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            print(os.getpid(), flush=True)
+            time.sleep(0.5)  # the parent's first SIGINT comes meanwhile
+            signal.signal(signal.SIGINT, handler)
+            time.sleep(120)
+        started = time.monotonic()
+        try:
+            run_apart(work)
+        except KeyboardInterrupt:
+            print("interrupted", time.monotonic() - started < 30, flush=True)
+    """, start_new_session=True)
+    try:
+        child = int(proc.stdout.readline())
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out) == (0, "interrupted True\n"), err
+    assert not Path(f"/proc/{child}").exists()
+
+
 def test_a_spilled_result_is_read_once_the_child_has_ended(tmp_path):
     """With ``spill``, the child's memory is free before the result is read here: the
     300 MB of the work and the result never coexist, and the file is gone afterwards."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import socket
 import sys
@@ -148,6 +149,7 @@ def run_apart(work: Callable[[], T], *, spill: Path | None = None,
             # an interruption that came since the fork is raised here, where the child
             # is passed it on: outside this try it would be left running
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            _wait_readable(read)
             try:
                 kind, value = pickle.load(f)
             except (EOFError, pickle.UnpicklingError):  # the child died without its
@@ -180,7 +182,8 @@ def _child(work: Callable[[], T], write: int, blocked: set[int | signal.Signals]
 
         def stop(signum: int, _frame: object) -> None:
             # once: the unwinding (closing a cluster) must not be cut by the next signal
-            # (Ctrl-C reaches this process and the parent passes it on). The handler stays
+            # (Ctrl-C reaches this process, and the parent passes it on, each second until
+            # this process ends). The handler stays
             # set: a signal already pending when it became SIG_IGN would be raised as an
             # OSError ("ignored due to race condition").
             if not stopping:
@@ -246,17 +249,20 @@ def _rebuilt(cls: type[BaseException], args: tuple, state: dict, trace: str) -> 
 
 
 def _end_child(pid: int) -> None:
-    """Pass the interruption on to the child and wait for it to end (killed after the grace
-    time, or at once if we are interrupted again).
+    """Pass the interruption on to the child (each second until it ends) and wait for it to
+    end (killed after the grace time, or at once if we are interrupted again).
 
     As SIGINT, whatever came here: the child may be starting a Dask cluster, with SIGINT
     held off but SIGTERM at its default (which would end it at once and leave the workers
     it has started behind).
     """
-    with contextlib.suppress(OSError):
-        os.kill(pid, signal.SIGINT)
     try:
-        for _ in range(CHILD_GRACE * 20):
+        for tick in range(CHILD_GRACE * 20):
+            if tick % 20 == 0:  # again each second: one that came just before the child
+                # blocked (in a sleep, a read) is only seen when it wakes; its handler
+                # acts on the first that it sees and ignores the rest
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGINT)
             done, _status = os.waitpid(pid, os.WNOHANG)
             if done:
                 return
@@ -265,6 +271,17 @@ def _end_child(pid: int) -> None:
         kill_and_reap(pid)
         raise
     kill_and_reap(pid)
+
+
+def _wait_readable(fd: int) -> None:
+    """Wait until ``fd`` can be read, seeing signals meanwhile.
+
+    Python's handlers run between bytecodes: a signal that comes after the last check
+    but before a blocking read starts would wait for the read to end (here: for the
+    child's result). Waits of a quarter of a second at most each see it in time.
+    """
+    while not select.select([fd], [], [], 0.25)[0]:
+        pass
 
 
 def kill_and_reap(pid: int) -> None:
