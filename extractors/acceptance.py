@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby, islice
+from itertools import groupby, pairwise
 from operator import attrgetter
 
 from extractors.concepts import TOOL_NOUNS
@@ -62,7 +62,7 @@ from extractors.termhood import (
     property_noun,
     word_shape_ok,
 )
-from kg.core.model import Concept, Mention
+from kg.core.model import Concept, Mention, MentionTable
 from kg.core.text import norm_key, plural
 
 __all__ = [
@@ -594,11 +594,11 @@ class TermAcceptance:
                 if t not in ("dataset", "generic", "")]
         return rest[0] if rest else "concept"
 
-    def apply(self, concepts: Mapping[str, Concept], mentions: list[Mention],
+    def apply(self, concepts: Mapping[str, Concept], mentions: Sequence[Mention],
               votes: Mapping[str, Counter[str]] | None = None, *,
               vocabulary: Mapping[str, Concept] | None = None,
               stats: CorpusStats | None = None,
-              ) -> tuple[list[Mention], dict[str, Concept], dict[str, Decision]]:
+              ) -> tuple[MentionTable, dict[str, Concept], dict[str, Decision]]:
         """The accepted mentions and concepts (with accepted ancestors), and every decision.
 
         Concepts are updated in place: model-only and acronym datasets that are not datasets are
@@ -619,8 +619,8 @@ class TermAcceptance:
                     c.label = short
             c.broader = _accepted_broader(c, concepts, ok)
         passing = in_passing(mentions, decisions, concepts, stats)
-        kept = [m for m in mentions if m.concept in ok
-                and not (passing and (m.paper, m.concept) in passing)]
+        kept = MentionTable(m for m in mentions if m.concept in ok
+                            and not (passing and (m.paper, m.concept) in passing))
         used = {m.concept for m in kept}
         stack, keep = list(used), set(used)
         while stack:
@@ -686,8 +686,7 @@ def _paper_runs(mentions: Iterable[Mention]) -> Iterator[list[Mention]]:
     """
     if not isinstance(mentions, Sequence):
         mentions = list(mentions)
-    if any(a.paper > b.paper
-           for a, b in zip(mentions, islice(mentions, 1, None), strict=False)):
+    if any(a > b for a, b in pairwise(m.paper for m in mentions)):  # (one pass)
         mentions = sorted(mentions, key=attrgetter("paper"))
     for _, run in groupby(mentions, key=attrgetter("paper")):
         yield list(run)

@@ -36,6 +36,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import process
@@ -62,7 +63,7 @@ from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
 from extractors.workers import Workers, sendable
-from kg.core.model import Concept, Mention, Paper, merge_mentions, sort_mentions
+from kg.core.model import Concept, Mention, MentionTable, Paper, merge_mentions, sort_mentions
 from kg.core.text import (
     acronym_key,
     display_label,
@@ -91,6 +92,9 @@ __all__ = [
 #: learning" drops "graph contrastive learning", which becomes its broader concept
 #: instead); "all" keeps every one, "none" drops every one (SciERC never nests terms).
 NESTED_POLICIES = ("modifier", "all", "none")
+
+#: A corpus's mentions through consolidation: a table (a build's), or a list.
+_Mentions = TypeVar("_Mentions", list[Mention], MentionTable)
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
 _LIGHT_OR_DET = LIGHT_MODIFIERS | DETERMINERS
@@ -125,7 +129,7 @@ class _Cand:
 
 def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
             nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
-            ) -> tuple[list[Mention], dict[str, Concept]]:
+            ) -> tuple[MentionTable, dict[str, Concept]]:
     """Mentions and the concepts they use (with broader ancestors), for the whole corpus.
 
     ``nested`` is the policy for lexicon terms inside longer model terms (one of
@@ -144,7 +148,7 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
 
     # the candidates come text by text, in the order of ``found``: each text's sentences
     # are read once more (``found`` may be read from a file, one text at a time)
-    mentions = []
+    mentions = MentionTable()  # (in columns: issue 17)
     pool: dict[str, str] = {}
     # One object per equal surface and offset for the whole corpus: a corpus says the same
     # terms again and again (~1 in 4 surfaces is new at 5,000 papers) at offsets below a
@@ -939,10 +943,10 @@ def _is_name_word(form: str) -> bool:
     return " " not in form and bool(_NAME_LIKE.search(form)) and not form.islower()
 
 
-def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Mention],
+def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: _Mentions,
               concepts: dict[str, Concept], tokenizer, *, nested: str = "modifier",
               stats: CorpusStats | None = None, workers: Workers | None = None,
-              pipeline: Callable[[], Language] | None = None) -> list[Mention]:
+              pipeline: Callable[[], Language] | None = None) -> _Mentions:
     """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
 
     ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
@@ -998,7 +1002,7 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Men
     return merge_mentions(mentions, extra)
 
 
-def _mentions_by_text(mentions: list[Mention]) -> Callable[[str, str], list[Mention]]:
+def _mentions_by_text(mentions: Sequence[Mention]) -> Callable[[str, str], list[Mention]]:
     """``(paper, field)`` → that text's mentions, in the order of ``mentions``.
 
     Sorted mentions (:func:`~kg.core.model.sorted_mentions`) come text by text: each text's
@@ -1305,7 +1309,8 @@ def _add_domain_words(stats: CorpusStats, registry: ConceptRegistry,
     return added
 
 
-def _label_by_use(ids: list[str], mentions: list[Mention], registry: ConceptRegistry) -> None:
+def _label_by_use(ids: list[str], mentions: Iterable[Mention], registry: ConceptRegistry,
+                  ) -> None:
     """A one-word concept found by corpus statistics (a lower-case key) takes the spelling
     its mentions use inside sentences, where case is the author's: "PyTorch", "Ethereum",
     "Bayesian"; a name then is a method (:func:`_vote`)."""
@@ -1371,8 +1376,8 @@ _ENGLISH_ZIPF = 2.5
 _GLUED_ZIPF = 3.3
 
 
-def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: list[Mention],
-                   registry: ConceptRegistry, concepts: dict[str, Concept]) -> list[Mention]:
+def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: _Mentions,
+                   registry: ConceptRegistry, concepts: dict[str, Concept]) -> _Mentions:
     """Mentions of name-shaped tokens no extractor marked ("mT5, mBART and NLLB-200"): a
     model, system or data set the span model left out is still a name the graph keeps.
     They are added to ``mentions`` in place (:func:`~kg.core.model.merge_mentions`).
@@ -1523,7 +1528,7 @@ def _name_cue(text: str, start: int, end: int) -> str | None:
     return kind
 
 
-def _type_by_context(mentions: list[Mention], concepts: dict[str, Concept],
+def _type_by_context(mentions: Iterable[Mention], concepts: dict[str, Concept],
                      papers: list[Paper]) -> None:
     """Names typed by what the corpus says they are: "the MMLU benchmark", "on HumanEval
     datasets", "experiments on GLUE" make a name a dataset, "T5 models", "Crimson, a
@@ -1608,9 +1613,9 @@ def _left_modifier(word: str, stats: CorpusStats) -> bool:
             and not word.endswith("ing") and stats.modifier(norm_key(word)))
 
 
-def extend_cut_terms(mentions: list[Mention], concepts: dict[str, Concept],
+def extend_cut_terms(mentions: _Mentions, concepts: dict[str, Concept],
                      registry: ConceptRegistry, papers: list[Paper], stats: CorpusStats,
-                     votes: dict[str, Counter[str]] | None = None) -> list[Mention]:
+                     votes: dict[str, Counter[str]] | None = None) -> _Mentions:
     """Mentions of a corpus-found term that always follows the same word, extended to it.
 
     The span model leaves some modifiers out of every span ("News Detection" in "Robust Fake
@@ -1693,7 +1698,7 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
                    acceptance=None, rejected=None, stats: CorpusStats | None = None,
                    workers: Workers | None = None,
                    pipeline: Callable[[], Language] | None = None,
-                   ) -> tuple[list[Mention], dict[str, Concept]]:
+                   ) -> tuple[list[Mention] | MentionTable, dict[str, Concept]]:
     """Resolve, propagate, then keep what passes ``acceptance`` (the graph's mentions, concepts).
 
     Parameters
@@ -1722,7 +1727,7 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     if stats is not None and propagate_terms and acceptance is not None:
         added = _add_domain_words(stats, registry, concepts, acceptance)
     inner = [m for m in mentions if m.extractor == "nested"]
-    mentions = [m for m in mentions if m.extractor != "nested"]
+    mentions = MentionTable(m for m in mentions if m.extractor != "nested")
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
                              stats=stats, workers=workers, pipeline=pipeline)
@@ -1739,10 +1744,16 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     # what the filter left out: rejected concepts, and accepted ones where a paper only
     # names them in passing (acceptance.in_passing)
     left_out = []
-    if rejected is not None:  # (a set of every kept mention: ~70 bytes each, a build's too)
-        graph_kept = {id(m) for m in kept}
-        left_out = [m for m in mentions if id(m) not in graph_kept]
-        del graph_kept
+    if rejected is not None:
+        # kept is a subsequence of mentions (the filter keeps their order): one walk
+        # through both, not a set of every kept mention
+        rest = iter(kept)
+        following = next(rest, None)
+        for m in mentions:
+            if m == following:
+                following = next(rest, None)
+            else:
+                left_out.append(m)
     # A curated term inside a longer term is a mention of the graph too: "reinforcement
     # learning" in "feedback-efficient reinforcement learning" makes the paper an RL paper
     # for links and idf, not only through the hierarchy. (``kg extract`` still reports it
@@ -1752,8 +1763,9 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
                 and (n.concept not in decisions or decisions[n.concept].accepted)]
     reported = [n for n in inner if registry.concepts[n.concept].origin != "lexicon"]
     if fallback:
-        kept = [*kept, *fallback]
-        sort_mentions(kept)  # (in place: no key tuple per mention of the corpus)
+        # (kept is in sorted_mentions' order, and a tie goes to it first: what a stable
+        # sort of kept then fallback gives)
+        kept = merge_mentions(kept, fallback)
         ids = _with_ancestors({m.concept for m in fallback}, registry) - set(accepted)
         accepted = {cid: c for cid, c in sorted({**accepted, **{i: registry.concepts[i]
                                                                for i in ids}}.items())}

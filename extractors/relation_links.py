@@ -160,7 +160,10 @@ class _FieldRuns:
         if self._by_field is not None:
             return self._by_field.get((paper, field), [])
         ms, key = self._mentions, _order(paper, field)
-        while self._at < len(ms) and _order(ms[self._at].paper, ms[self._at].field) < key:
+        while self._at < len(ms):
+            first = ms[self._at]  # (read once: a table's row is made at each read)
+            if _order(first.paper, first.field) >= key:
+                break
             self._at += 1
         out = []
         for k in range(self._at, len(ms)):

@@ -19,24 +19,26 @@ derived from a :class:`KnowledgeGraph`, so the stores never disagree.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import json
 import math
 import pickle
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar, overload
 
 from kg.core.salience import Salience, salience_by_paper, score_salience
 from kg.core.sorted_ids import SortedIds
 from kg.core.text import acronym_key, norm_key
 
 __all__ = [
-    "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "Paper",
+    "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "MentionTable", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
     "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows",
     "merge_mentions", "sort_mentions", "sorted_mentions",
@@ -171,11 +173,12 @@ class KnowledgeGraph:
 
     papers: dict[str, Paper] = field(default_factory=dict)
     concepts: dict[str, Concept] = field(default_factory=dict)
-    mentions: list[Mention] = field(default_factory=list)
+    mentions: list[Mention] | MentionTable = field(default_factory=list)
     relations: Sequence[Relation] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        _share_strings(self.mentions, _MENTION_STRINGS)
+        if isinstance(self.mentions, list):  # (a MentionTable shares its strings itself)
+            _share_strings(self.mentions, _MENTION_STRINGS)
         if isinstance(self.relations, list):  # relations read off disk are made at each pass
             _share_strings(self.relations, _RELATION_STRINGS)
 
@@ -658,12 +661,16 @@ def sorted_mentions(mentions: Iterable[Mention]) -> list[Mention]:
     return out
 
 
+#: What :func:`merge_mentions` takes and gives back: a list, or a table.
+_Mentions = TypeVar("_Mentions", list[Mention], "MentionTable")
+
+
 def _mention_key(m: Mention) -> tuple[str, bool, int, int, str]:
     """:func:`sorted_mentions`' order, as one key."""
     return (m.paper, m.field != "title", m.start, m.end, m.concept)
 
 
-def merge_mentions(mentions: list[Mention], more: Iterable[Mention]) -> list[Mention]:
+def merge_mentions(mentions: _Mentions, more: Iterable[Mention]) -> _Mentions:
     """``mentions`` with ``more`` added, in :func:`sorted_mentions`' order: the same list,
     changed in place (and returned).
 
@@ -682,6 +689,9 @@ def merge_mentions(mentions: list[Mention], more: Iterable[Mention]) -> list[Men
     >>> merge_mentions(ms, new) is ms, ms == expected
     (True, True)
     """
+    if isinstance(mentions, MentionTable):
+        mentions.merge(more)
+        return mentions
     extra = sorted_mentions(more)
     if not extra:
         return mentions
@@ -705,7 +715,7 @@ def merge_mentions(mentions: list[Mention], more: Iterable[Mention]) -> list[Men
     return mentions
 
 
-def _in_order(mentions: list[Mention]) -> bool:
+def _in_order(mentions: Iterable[Mention]) -> bool:
     """Whether ``mentions`` are in :func:`sorted_mentions`' order."""
     keys = map(_mention_key, mentions)
     last = next(keys, None)
@@ -716,7 +726,7 @@ def _in_order(mentions: list[Mention]) -> bool:
     return True
 
 
-def sort_mentions(mentions: list[Mention]) -> None:
+def sort_mentions(mentions: list[Mention] | MentionTable) -> None:
     """Sort ``mentions`` in place into :func:`sorted_mentions`' order.
 
     The list is sorted by paper (stably), then each paper's run by the whole key: the same
@@ -730,6 +740,9 @@ def sort_mentions(mentions: list[Mention]) -> None:
     >>> ms == ordered
     True
     """
+    if isinstance(mentions, MentionTable):
+        mentions.sort()
+        return
     mentions.sort(key=lambda m: m.paper)
     a, n = 0, len(mentions)
     while a < n:
@@ -739,3 +752,190 @@ def sort_mentions(mentions: list[Mention]) -> None:
         if b - a > 1:
             mentions[a:b] = sorted_mentions(mentions[a:b])
         a = b
+
+
+class MentionTable(Sequence[Mention]):
+    """Mentions kept in columns: ~45 bytes each, where a list of :class:`Mention` objects
+    takes ~110 (the object and its slot in the list).
+
+    What consolidation holds for every mention of a corpus, from the first pass to the
+    model it hands on (issue 17: the mentions were the largest thing a build keeps per
+    paper). A :class:`Mention` is made each time an item is read: equal to the one stored,
+    not the same object. Strings are kept as the objects given (paper, concept, surface and
+    sentence; a paper's equal surfaces and sentences become one object as rows are added),
+    offsets in arrays, field and extractor as one code per row, scores other than ``1.0``
+    apart. Equal to a list or table of equal mentions in the same order.
+
+    Examples
+    --------
+    >>> ms = MentionTable([Mention("p", "gnn", "abstract", 0, 4, "GNNs", "GNNs work.", "acronym"),
+    ...                    Mention("a", "rl", "title", 3, 5, "RL", "On RL", "model", 0.5)])
+    >>> len(ms), ms[1]
+    (2, Mention(paper='a', concept='rl', field='title', start=3, end=5, text='RL', \
+sentence='On RL', extractor='model', score=0.5))
+    >>> ms.sort()
+    >>> [m.paper for m in ms]
+    ['a', 'p']
+    >>> ms == sorted_mentions(ms)
+    True
+    """
+
+    __slots__ = ("_papers", "_concepts", "_texts", "_sentences", "_starts", "_ends",
+                 "_kinds", "_names", "_codes", "_scores", "_pool", "_pool_paper")
+
+    def __init__(self, mentions: Iterable[Mention] = ()) -> None:
+        self._papers: list[str] = []
+        self._concepts: list[str] = []
+        self._texts: list[str] = []
+        self._sentences: list[str] = []
+        self._starts = array("i")
+        self._ends = array("i")
+        #: per row, the code of its (field, extractor) pair in ``_names``
+        self._kinds = array("H")
+        self._names: list[tuple[str, str]] = []
+        self._codes: dict[tuple[str, str], int] = {}
+        self._scores: dict[int, float] = {}
+        # the strings of the paper rows were last added for (rows come a paper at a time)
+        self._pool: dict[str, str] = {}
+        self._pool_paper: str | None = None
+        self.extend(mentions)
+
+    def _code(self, field_name: str, extractor: str) -> int:
+        code = self._codes.get((field_name, extractor))
+        if code is None:
+            code = self._codes[(field_name, extractor)] = len(self._names)
+            self._names.append((field_name, extractor))
+        return code
+
+    def _shared(self, paper: str, value: str) -> str:
+        if paper != self._pool_paper:
+            self._pool.clear()
+            self._pool_paper = paper
+        return self._pool.setdefault(value, value)
+
+    def append(self, m: Mention) -> None:
+        """Add ``m`` at the end."""
+        shared = self._shared
+        paper = shared(m.paper, m.paper)
+        self._papers.append(paper)
+        self._concepts.append(m.concept)
+        self._texts.append(shared(paper, m.text))
+        self._sentences.append(shared(paper, m.sentence))
+        self._starts.append(m.start)
+        self._ends.append(m.end)
+        self._kinds.append(self._code(m.field, m.extractor))
+        if type(m.score) is not float or m.score != 1.0:  # (an int 1 stays an int)
+            self._scores[len(self._papers) - 1] = m.score
+
+    def extend(self, mentions: Iterable[Mention]) -> None:
+        """Add ``mentions`` at the end, in their order."""
+        append = self.append
+        for m in mentions:
+            append(m)
+
+    def _row(self, i: int) -> Mention:
+        field_name, extractor = self._names[self._kinds[i]]
+        return Mention(self._papers[i], self._concepts[i], field_name, self._starts[i],
+                       self._ends[i], self._texts[i], self._sentences[i], extractor,
+                       self._scores.get(i, 1.0))
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def __iter__(self) -> Iterator[Mention]:
+        names, scores, make = self._names, self._scores, Mention
+        rows = zip(self._papers, self._concepts, self._starts, self._ends, self._texts,
+                   self._sentences, self._kinds, strict=True)
+        for i, (paper, concept, start, end, text, sentence, kind) in enumerate(rows):
+            field_name, extractor = names[kind]
+            yield make(paper, concept, field_name, start, end, text, sentence, extractor,
+                       scores.get(i, 1.0) if scores else 1.0)
+
+    @overload
+    def __getitem__(self, index: int) -> Mention: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Mention]: ...
+
+    def __getitem__(self, index: int | slice) -> Mention | list[Mention]:
+        if isinstance(index, slice):
+            return [self._row(i) for i in range(len(self))[index]]
+        return self._row(range(len(self))[index])
+
+    def __setitem__(self, index: int, m: Mention) -> None:
+        i = range(len(self))[index]
+        self._papers[i] = m.paper
+        self._concepts[i] = m.concept
+        self._texts[i] = m.text
+        self._sentences[i] = m.sentence
+        self._starts[i] = m.start
+        self._ends[i] = m.end
+        self._kinds[i] = self._code(m.field, m.extractor)
+        if type(m.score) is not float or m.score != 1.0:
+            self._scores[i] = m.score
+        else:
+            self._scores.pop(i, None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (MentionTable, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other,
+                                                                       strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a list)
+
+    def __repr__(self) -> str:
+        return f"MentionTable({list(self)!r})"
+
+    def _replace_by(self, other: MentionTable) -> None:
+        """Take ``other``'s rows (and let go of this table's)."""
+        for name in self.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def sort(self) -> None:
+        """Sort in place into :func:`sorted_mentions`' order: stably by paper (one array
+        index per row beside the columns, not a key tuple), then each paper's rows by the
+        whole key."""
+        import numpy as np  # (numpy takes ~0.1 s to import: only where tables are sorted)
+
+        by_paper = np.argsort(np.array(self._papers, dtype=object), kind="stable")
+        out = MentionTable()
+        out._names, out._codes = self._names, self._codes
+        papers, n = self._papers, len(by_paper)
+        a = 0
+        while a < n:
+            paper, b = papers[by_paper[a]], a + 1
+            while b < n and papers[by_paper[b]] == paper:
+                b += 1
+            run = by_paper[a:b].tolist()
+            if b - a > 1:
+                run.sort(key=lambda i: _mention_key(self._row(i)))
+            for i in run:
+                out._take(self, i)
+            a = b
+        del by_paper
+        self._replace_by(out)
+
+    def _take(self, other: MentionTable, i: int) -> None:
+        """Add ``other``'s row ``i`` (whose names are this table's)."""
+        self._papers.append(other._papers[i])
+        self._concepts.append(other._concepts[i])
+        self._texts.append(other._texts[i])
+        self._sentences.append(other._sentences[i])
+        self._starts.append(other._starts[i])
+        self._ends.append(other._ends[i])
+        self._kinds.append(other._kinds[i])
+        if i in other._scores:
+            self._scores[len(self._papers) - 1] = other._scores[i]
+
+    def merge(self, more: Iterable[Mention]) -> None:
+        """Add ``more`` in place, in :func:`sorted_mentions`' order (as
+        :func:`merge_mentions` does to a list)."""
+        extra = sorted_mentions(more)
+        if not extra:
+            return
+        if not _in_order(self):
+            self.sort()
+        # (heapq.merge is stable: a tie goes to this table's row first, as in merge_mentions)
+        merged = MentionTable(heapq.merge(self, extra, key=_mention_key))
+        self._replace_by(merged)

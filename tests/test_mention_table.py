@@ -1,0 +1,86 @@
+"""MentionTable: the mentions consolidation holds, in columns (issue 17)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import random
+import sys
+
+import pytest
+
+from kg.core.model import (
+    KnowledgeGraph,
+    Mention,
+    MentionTable,
+    merge_mentions,
+    sort_mentions,
+    sorted_mentions,
+)
+
+
+def _random_mention(rng: random.Random) -> Mention:
+    paper = rng.choice("abcde")
+    field = rng.choice(["title", "abstract"])
+    start = rng.randint(0, 60)
+    return Mention(paper, rng.choice(["c1", "c2", "c3"]), field, start,
+                   start + rng.randint(0, 5), f"t{start}", f"S {paper} {field}",
+                   rng.choice(["model", "lexicon", "name"]),
+                   rng.choice([1.0, 1.0, 0.5, 1]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_table_reads_sorts_and_merges_as_a_list_does(seed: int) -> None:
+    rng = random.Random(seed)
+    items = [_random_mention(rng) for _ in range(rng.randint(0, 40))]
+    more = [_random_mention(rng) for _ in range(rng.randint(0, 12))]
+    table, plain = MentionTable(items), list(items)
+    assert list(table) == plain and len(table) == len(plain)
+    sort_mentions(table)
+    sort_mentions(plain)
+    assert list(table) == plain == sorted_mentions(items)
+    assert merge_mentions(table, more) is table
+    merge_mentions(plain, more)
+    assert list(table) == plain
+    if plain:
+        i = rng.randrange(len(plain))
+        table[i] = plain[i] = _random_mention(rng)
+        assert table[i] == plain[i] and table[-1] == plain[-1]
+        assert table[1:4] == plain[1:4]
+    assert list(pickle.loads(pickle.dumps(table))) == plain
+
+
+def test_scores_come_back_as_given() -> None:
+    table = MentionTable([Mention("p", "c", "title", 0, 1, "x", "x", "model", s)
+                          for s in (1.0, 0.25, 1)])
+    scores = [m.score for m in table]
+    assert scores == [1.0, 0.25, 1] and [type(s) for s in scores] == [float, float, int]
+    table[1] = Mention("p", "c", "title", 0, 1, "x", "x", "model")
+    assert table[1].score == 1.0
+
+
+def test_a_table_equals_a_list_of_the_same_mentions_and_a_model_holds_either() -> None:
+    ms = [Mention("p", "c", "abstract", 0, 1, "A", "A b.", "lexicon"),
+          Mention("q", "c", "title", 0, 1, "A", "A", "model")]
+    table = MentionTable(ms)
+    assert table == ms and ms == table and table != ms[:1]
+    assert KnowledgeGraph(mentions=table) == KnowledgeGraph(mentions=list(ms))
+    assert list(KnowledgeGraph(mentions=table).concept_papers["c"]) == ["p", "q"]
+
+
+def test_a_paper_s_equal_strings_are_one_object() -> None:
+    # mentions made in another process carry their own copies of their sentence
+    a = Mention("p", "c", "abstract", 0, 1, "A", "".join(["A b."]), "lexicon")
+    b = Mention("p", "d", "abstract", 2, 3, "b", "".join(["A b."]), "lexicon")
+    table = MentionTable([a, b])
+    assert table[0].sentence is table[1].sentence
+
+
+def test_a_row_takes_less_than_half_a_mention_object() -> None:
+    # (a corpus's scores are all 1.0: other scores are kept apart, in a dict)
+    rng = random.Random(0)
+    items = [dataclasses.replace(_random_mention(rng), score=1.0) for _ in range(10_000)]
+    table = MentionTable(items)
+    own = sum(sys.getsizeof(getattr(table, name)) for name in MentionTable.__slots__)
+    objects = sys.getsizeof(items) + sum(sys.getsizeof(m) for m in items)
+    assert own / len(items) < 0.5 * objects / len(items)
