@@ -95,6 +95,7 @@ NESTED_POLICIES = ("modifier", "all", "none")
 
 #: A corpus's mentions through consolidation: a table (a build's), or a list.
 _Mentions = TypeVar("_Mentions", list[Mention], MentionTable)
+
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
 _LIGHT_OR_DET = LIGHT_MODIFIERS | DETERMINERS
@@ -150,11 +151,9 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
     # are read once more (``found`` may be read from a file, one text at a time)
     mentions = MentionTable()  # (in columns: issue 17)
     pool: dict[str, str] = {}
-    # One object per equal surface and offset for the whole corpus: a corpus says the same
-    # terms again and again (~1 in 4 surfaces is new at 5,000 papers) at offsets below a
-    # few thousand, where a string and two int objects per mention were ~130 bytes
+    # One object per equal surface for the whole corpus: a corpus says the same terms again
+    # and again (~1 in 4 surfaces is new at 5,000 papers); the table keeps offsets in arrays
     surfaces: dict[str, str] = {}
-    ints: dict[int, int] = {}
     k = 0
     for ds in found:
         seen: set[tuple[int, int]] = set()
@@ -170,13 +169,13 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
             surface = text[c.start:c.end]
             mentions.append(Mention(
                 paper=c.paper, concept=c.concept, field=c.field,
-                start=ints.setdefault(c.start, c.start), end=ints.setdefault(c.end, c.end),
+                start=c.start, end=c.end,
                 text=surfaces.setdefault(surface, surface),
                 sentence=_sentence(text, ds.sents, c.start, c.end, starts, pool),
                 extractor=c.extractor,
             ))
     assert k == len(cands), "candidates out of the order of their texts"
-    del cands, pool, surfaces, ints
+    del cands, pool, surfaces
     used = {m.concept for m in mentions}
     for cid in used:
         concept = registry.concepts[cid]
@@ -375,22 +374,31 @@ def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
     corpus defines with several meanings and no lexicon meaning ("GLM": generalized linear
     model, general language model) only where the paper spells out exactly one of them.
     """
-    spelled = {(c.paper, c.concept) for c in cands if c.extractor != "acronym"}
+    # what each paper spells out, a paper at a time where a paper's candidates come
+    # together (consolidation's do, text by text): a set of (paper, concept) pairs for the
+    # corpus held ~90 bytes a pair (issue 17)
+    order = [paper for paper, _ in itertools.groupby(c.paper for c in cands)]
+    runs: Iterable[list[_Cand]] = (
+        (list(run) for _, run in itertools.groupby(cands, key=lambda c: c.paper))
+        if len(order) == len(set(order)) else [cands])  # (else one run of them all)
+    del order
     keep = []
-    for c in cands:
-        if c.extractor == "acronym":
-            text = papers[c.paper].text(c.field)[c.start:c.end]
-            short = text[:-1] if text.endswith("s") and len(text) > 2 else text
-            if short not in registry.paper_acronyms.get(c.paper, {}):
-                meanings = registry.ambiguous.get(short)
-                if meanings and short not in registry.by_acronym:
-                    here = [m for m in meanings if (c.paper, m) in spelled]
-                    if len(here) != 1:
+    for run in runs:
+        spelled = {(c.paper, c.concept) for c in run if c.extractor != "acronym"}
+        for c in run:
+            if c.extractor == "acronym":
+                text = papers[c.paper].text(c.field)[c.start:c.end]
+                short = text[:-1] if text.endswith("s") and len(text) > 2 else text
+                if short not in registry.paper_acronyms.get(c.paper, {}):
+                    meanings = registry.ambiguous.get(short)
+                    if meanings and short not in registry.by_acronym:
+                        here = [m for m in meanings if (c.paper, m) in spelled]
+                        if len(here) != 1:
+                            continue
+                        c.concept = here[0]
+                    elif len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled:
                         continue
-                    c.concept = here[0]
-                elif len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled:
-                    continue
-        keep.append(c)
+            keep.append(c)
     return keep
 
 
@@ -399,7 +407,9 @@ def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
 def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: ConceptRegistry,
                       types: dict[str, Counter[str]]) -> None:
     """Give every model/pattern candidate a concept: an existing one or a new one."""
-    groups: dict[str, list[tuple[_Cand, str]]] = defaultdict(list)
+    # per key, its candidates and how often each phrase of them is said, in the order first
+    # said (not a phrase string per candidate: ~130 bytes each, issue 17)
+    groups: dict[str, tuple[list[_Cand], Counter[str]]] = {}
     for c in cands:
         if c.concept is not None:
             if c.type:
@@ -421,7 +431,9 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
             continue
         key = norm_key(phrase)
         if key:
-            groups[key].append((c, phrase))
+            members, phrases = groups.setdefault(key, ([], Counter()))
+            members.append(c)
+            phrases[phrase] += 1
     # near-duplicates ("regularisation methods" / "regularization method" share a key
     # already); typos and spelling variants beyond the rules merge into the most
     # frequent spelling, or into a known concept.
@@ -430,31 +442,38 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
         # a term found elsewhere in the corpus is a mention of that term
         plain = _without_light_modifiers(key)
         if plain != key and (plain in groups or plain in registry.by_key):
+            members, phrases = groups.pop(key)
             if plain in groups:
-                groups[plain].extend(groups.pop(key))
+                groups[plain][0].extend(members)
+                groups[plain][1].update(phrases)
             else:
                 cid = registry.by_key[plain]
-                for c, _ in groups.pop(key):
+                for c in members:
                     c.concept = cid
                     types[cid][c.type or ""] += 1
-    canon = canonical_keys({k: len(v) for k, v in groups.items()}, registry)
+    canon = canonical_keys({k: len(v[0]) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
         merged[canon.get(key, key)].append(key)
-    for key, members in groups.items():
+    for key, (members, phrases) in groups.items():
         target = canon.get(key, key)
         cid = registry.by_key.get(target)
         if cid is None:
-            surfaces = Counter(display_label(p) for k in merged[target] for _, p in groups[k])
+            surfaces: Counter[str] = Counter()
+            for k in merged[target]:
+                for p, n in groups[k][1].items():
+                    surfaces[display_label(p)] += n
             label = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            origin = "pattern" if all(c.extractor == "pattern" for c, _ in members) else "model"
+            origin = "pattern" if all(c.extractor == "pattern" for c in members) else "model"
             cid = _new_concept(registry, target, label, origin)
         concept = registry.concepts[cid]
         if key != target:
             registry.by_key.setdefault(key, cid)
-        for c, phrase in members:
+        for c in members:
             c.concept = cid
             types[cid][c.type or ""] += 1
+        # each phrase in the order first said: the aliases its candidates' phrases gave
+        for phrase in phrases:
             form = phrase.strip()
             if (form != concept.label and form not in concept.aliases
                     and len(concept.aliases) < 12):

@@ -36,6 +36,8 @@ def test_a_table_reads_sorts_and_merges_as_a_list_does(seed: int) -> None:
     more = [_random_mention(rng) for _ in range(rng.randint(0, 12))]
     table, plain = MentionTable(items), list(items)
     assert list(table) == plain and len(table) == len(plain)
+    unsorted = MentionTable(items)  # merged into before it is sorted: sorted first
+    assert list(merge_mentions(unsorted, more)) == merge_mentions(list(items), more)
     sort_mentions(table)
     sort_mentions(plain)
     assert list(table) == plain == sorted_mentions(items)

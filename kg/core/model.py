@@ -19,7 +19,6 @@ derived from a :class:`KnowledgeGraph`, so the stores never disagree.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import json
 import math
@@ -755,7 +754,7 @@ def sort_mentions(mentions: list[Mention] | MentionTable) -> None:
 
 
 class MentionTable(Sequence[Mention]):
-    """Mentions kept in columns: ~45 bytes each, where a list of :class:`Mention` objects
+    """Mentions kept in columns: ~42 bytes each, where a list of :class:`Mention` objects
     takes ~110 (the object and its slot in the list).
 
     What consolidation holds for every mention of a corpus, from the first pass to the
@@ -892,29 +891,54 @@ sentence='On RL', extractor='model', score=0.5))
         for name in self.__slots__:
             setattr(self, name, getattr(other, name))
 
-    def sort(self) -> None:
-        """Sort in place into :func:`sorted_mentions`' order: stably by paper (one array
-        index per row beside the columns, not a key tuple), then each paper's rows by the
-        whole key."""
-        import numpy as np  # (numpy takes ~0.1 s to import: only where tables are sorted)
+    def _key(self, i: int) -> tuple[str, bool, int, int, str]:
+        """Row ``i``'s :func:`sorted_mentions` key (no :class:`Mention` made)."""
+        return (self._papers[i], self._names[self._kinds[i]][0] != "title", self._starts[i],
+                self._ends[i], self._concepts[i])
 
-        by_paper = np.argsort(np.array(self._papers, dtype=object), kind="stable")
-        out = MentionTable()
-        out._names, out._codes = self._names, self._codes
-        papers, n = self._papers, len(by_paper)
-        a = 0
-        while a < n:
-            paper, b = papers[by_paper[a]], a + 1
-            while b < n and papers[by_paper[b]] == paper:
-                b += 1
-            run = by_paper[a:b].tolist()
-            if b - a > 1:
-                run.sort(key=lambda i: _mention_key(self._row(i)))
-            for i in run:
+    def _row_values(self, i: int) -> tuple:
+        return (self._papers[i], self._concepts[i], self._texts[i], self._sentences[i],
+                self._starts[i], self._ends[i], self._kinds[i], self._scores.get(i))
+
+    def _set_values(self, i: int, values: tuple) -> None:
+        (self._papers[i], self._concepts[i], self._texts[i], self._sentences[i],
+         self._starts[i], self._ends[i], self._kinds[i], score) = values
+        if score is None:
+            self._scores.pop(i, None)
+        else:
+            self._scores[i] = score
+
+    def sort(self) -> None:
+        """Sort in place into :func:`sorted_mentions`' order.
+
+        Rows grouped by paper in id order (a corpus read in id order) are sorted a paper at
+        a time where they are; others are first ordered stably by paper (one array index
+        per row beside the columns, not a key tuple per row).
+        """
+        papers = self._papers
+        if any(a > b for a, b in itertools.pairwise(papers)):
+            import numpy as np  # (~0.1 s to import: only where a table is out of paper order)
+
+            by_paper = np.argsort(np.array(papers, dtype=object), kind="stable")
+            out = MentionTable()
+            out._names, out._codes = self._names, self._codes
+            for i in by_paper.tolist():
                 out._take(self, i)
+            del by_paper
+            self._replace_by(out)
+            papers = self._papers
+        a, n = 0, len(papers)
+        while a < n:
+            b = a + 1
+            while b < n and papers[b] == papers[a]:
+                b += 1
+            if b - a > 1:
+                rows = sorted(range(a, b), key=self._key)
+                if rows != list(range(a, b)):
+                    values = [self._row_values(i) for i in rows]
+                    for k, v in enumerate(values, start=a):
+                        self._set_values(k, v)
             a = b
-        del by_paper
-        self._replace_by(out)
 
     def _take(self, other: MentionTable, i: int) -> None:
         """Add ``other``'s row ``i`` (whose names are this table's)."""
@@ -930,12 +954,32 @@ sentence='On RL', extractor='model', score=0.5))
 
     def merge(self, more: Iterable[Mention]) -> None:
         """Add ``more`` in place, in :func:`sorted_mentions`' order (as
-        :func:`merge_mentions` does to a list)."""
-        extra = sorted_mentions(more)
-        if not extra:
+        :func:`merge_mentions` does to a list: ``more`` sorted, then merged in from the
+        back, in the room the columns are extended by; no second table)."""
+        extra = MentionTable(sorted_mentions(more))
+        if not len(extra):
             return
-        if not _in_order(self):
+        if not all(a <= b for a, b in itertools.pairwise(map(self._key, range(len(self))))):
             self.sort()
-        # (heapq.merge is stable: a tie goes to this table's row first, as in merge_mentions)
-        merged = MentionTable(heapq.merge(self, extra, key=_mention_key))
-        self._replace_by(merged)
+        i, j = len(self) - 1, len(extra) - 1
+        n = len(extra)
+        for column in (self._papers, self._concepts, self._texts, self._sentences):
+            column.extend([""] * n)
+        for array_column in (self._starts, self._ends, self._kinds):
+            array_column.extend(array(array_column.typecode, bytes(n * array_column.itemsize)))
+        k = len(self) - 1
+        placing = extra._key(j)
+        while j >= 0:
+            # a tie goes to this table's row first, as a stable sort of both would place it
+            if i >= 0 and self._key(i) > placing:
+                self._set_values(k, self._row_values(i))
+                i -= 1
+            else:
+                field_name, extractor = extra._names[extra._kinds[j]]
+                values = extra._row_values(j)
+                self._set_values(k, (*values[:6], self._code(field_name, extractor),
+                                     values[7]))
+                j -= 1
+                if j >= 0:
+                    placing = extra._key(j)
+            k -= 1
