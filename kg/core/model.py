@@ -19,6 +19,7 @@ derived from a :class:`KnowledgeGraph`, so the stores never disagree.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
@@ -136,6 +137,28 @@ class Relation:
     score: float = 1.0
     head_concept: str | None = None
     tail_concept: str | None = None
+
+
+# A Mention made field by field through its slots: what a frozen dataclass's __init__ does
+# (object.__setattr__ per field) at ~60 % of its cost, for MentionTable, which makes one
+# each time a row is read (Mention has no __post_init__ to skip)
+_MENTION_SLOTS = tuple(getattr(Mention, name).__set__ for name in Mention.__slots__)
+
+
+def _new_mention(paper: str, concept: str, field_name: str, start: int, end: int, text: str,
+                 sentence: str, extractor: str, score: float) -> Mention:
+    sp, sc, sf, ss, se, st, sse, sx, ssc = _MENTION_SLOTS
+    m = object.__new__(Mention)
+    sp(m, paper)
+    sc(m, concept)
+    sf(m, field_name)
+    ss(m, start)
+    se(m, end)
+    st(m, text)
+    sse(m, sentence)
+    sx(m, extractor)
+    ssc(m, score)
+    return m
 
 
 @dataclass(frozen=True, slots=True)
@@ -780,7 +803,7 @@ sentence='On RL', extractor='model', score=0.5))
     """
 
     __slots__ = ("_papers", "_concepts", "_texts", "_sentences", "_starts", "_ends",
-                 "_kinds", "_names", "_codes", "_scores", "_pool", "_pool_paper")
+                 "_kinds", "_names", "_codes", "_scores", "_pool", "_pool_paper", "_sorted")
 
     def __init__(self, mentions: Iterable[Mention] = ()) -> None:
         self._papers: list[str] = []
@@ -797,6 +820,8 @@ sentence='On RL', extractor='model', score=0.5))
         # the strings of the paper rows were last added for (rows come a paper at a time)
         self._pool: dict[str, str] = {}
         self._pool_paper: str | None = None
+        #: known to be in sorted_mentions' order (sorted or merged into since last changed)
+        self._sorted = False
         self.extend(mentions)
 
     def _code(self, field_name: str, extractor: str) -> int:
@@ -814,6 +839,7 @@ sentence='On RL', extractor='model', score=0.5))
 
     def append(self, m: Mention) -> None:
         """Add ``m`` at the end."""
+        self._sorted = False
         shared = self._shared
         paper = shared(m.paper, m.paper)
         self._papers.append(paper)
@@ -834,15 +860,15 @@ sentence='On RL', extractor='model', score=0.5))
 
     def _row(self, i: int) -> Mention:
         field_name, extractor = self._names[self._kinds[i]]
-        return Mention(self._papers[i], self._concepts[i], field_name, self._starts[i],
-                       self._ends[i], self._texts[i], self._sentences[i], extractor,
-                       self._scores.get(i, 1.0))
+        return _new_mention(self._papers[i], self._concepts[i], field_name, self._starts[i],
+                            self._ends[i], self._texts[i], self._sentences[i], extractor,
+                            self._scores.get(i, 1.0))
 
     def __len__(self) -> int:
         return len(self._papers)
 
     def __iter__(self) -> Iterator[Mention]:
-        names, scores, make = self._names, self._scores, Mention
+        names, scores, make = self._names, self._scores, _new_mention
         rows = zip(self._papers, self._concepts, self._starts, self._ends, self._texts,
                    self._sentences, self._kinds, strict=True)
         for i, (paper, concept, start, end, text, sentence, kind) in enumerate(rows):
@@ -863,6 +889,7 @@ sentence='On RL', extractor='model', score=0.5))
 
     def __setitem__(self, index: int, m: Mention) -> None:
         i = range(len(self))[index]
+        self._sorted = False
         self._papers[i] = m.paper
         self._concepts[i] = m.concept
         self._texts[i] = m.text
@@ -939,6 +966,7 @@ sentence='On RL', extractor='model', score=0.5))
                     for k, v in enumerate(values, start=a):
                         self._set_values(k, v)
             a = b
+        self._sorted = True
 
     def _take(self, other: MentionTable, i: int) -> None:
         """Add ``other``'s row ``i`` (whose names are this table's)."""
@@ -954,32 +982,45 @@ sentence='On RL', extractor='model', score=0.5))
 
     def merge(self, more: Iterable[Mention]) -> None:
         """Add ``more`` in place, in :func:`sorted_mentions`' order (as
-        :func:`merge_mentions` does to a list: ``more`` sorted, then merged in from the
-        back, in the room the columns are extended by; no second table)."""
+        :func:`merge_mentions` does to a list).
+
+        ``more`` is sorted, each of its rows placed by binary search (after this table's
+        equal rows, as a stable sort of both would place it), and the columns extended and
+        their runs between those places moved back from the end, a slice at a time: no
+        second table, and a key made per added row, not per row of the table.
+        """
         extra = MentionTable(sorted_mentions(more))
-        if not len(extra):
+        m, n = len(extra), len(self)
+        if not m:
             return
-        if not all(a <= b for a, b in itertools.pairwise(map(self._key, range(len(self))))):
+        if not self._sorted and not all(
+                a <= b for a, b in itertools.pairwise(map(self._key, range(n)))):
             self.sort()
-        i, j = len(self) - 1, len(extra) - 1
-        n = len(extra)
-        for column in (self._papers, self._concepts, self._texts, self._sentences):
-            column.extend([""] * n)
-        for array_column in (self._starts, self._ends, self._kinds):
-            array_column.extend(array(array_column.typecode, bytes(n * array_column.itemsize)))
-        k = len(self) - 1
-        placing = extra._key(j)
-        while j >= 0:
-            # a tie goes to this table's row first, as a stable sort of both would place it
-            if i >= 0 and self._key(i) > placing:
-                self._set_values(k, self._row_values(i))
-                i -= 1
-            else:
-                field_name, extractor = extra._names[extra._kinds[j]]
-                values = extra._row_values(j)
-                self._set_values(k, (*values[:6], self._code(field_name, extractor),
-                                     values[7]))
-                j -= 1
-                if j >= 0:
-                    placing = extra._key(j)
-            k -= 1
+        places = [bisect.bisect_right(range(n), extra._key(j), key=self._key)
+                  for j in range(m)]
+        strings = (self._papers, self._concepts, self._texts, self._sentences)
+        numbers = (self._starts, self._ends, self._kinds)
+        for column in strings:
+            column.extend([""] * m)
+        for numeric in numbers:
+            numeric.extend(array(numeric.typecode, bytes(m * numeric.itemsize)))
+        end = n
+        for j in range(m - 1, -1, -1):
+            # this table's rows places[j]:end move j + 1 on, then extra row j goes before them
+            a = places[j]
+            if a < end:
+                for column in strings:
+                    column[a + j + 1:end + j + 1] = column[a:end]
+                for numeric in numbers:
+                    numeric[a + j + 1:end + j + 1] = numeric[a:end]
+            row = extra._row_values(j)
+            field_name, extractor = extra._names[extra._kinds[j]]
+            at = a + j
+            (self._papers[at], self._concepts[at], self._texts[at], self._sentences[at],
+             self._starts[at], self._ends[at]) = row[:6]
+            self._kinds[at] = self._code(field_name, extractor)
+            end = a
+        scores = {i + bisect.bisect_right(places, i): v for i, v in self._scores.items()}
+        scores.update({places[j] + j: v for j, v in extra._scores.items()})
+        self._scores = scores
+        self._sorted = True
