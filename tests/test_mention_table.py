@@ -48,7 +48,8 @@ def test_a_table_reads_sorts_and_merges_as_a_list_does(seed: int) -> None:
         i = rng.randrange(len(plain))
         table[i] = plain[i] = _random_mention(rng)
         assert table[i] == plain[i] and table[-1] == plain[-1]
-        assert table[1:4] == plain[1:4]
+        assert table[1:4] == plain[1:4] and table[-3:] == plain[-3:]
+        assert table[::2] == plain[::2] and table[::-1] == plain[::-1] and table[5:2] == []
     assert list(pickle.loads(pickle.dumps(table))) == plain
 
 

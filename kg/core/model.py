@@ -868,10 +868,14 @@ sentence='On RL', extractor='model', score=0.5))
         return len(self._papers)
 
     def __iter__(self) -> Iterator[Mention]:
+        return self._rows(0, len(self))
+
+    def _rows(self, a: int, b: int) -> Iterator[Mention]:
+        """Rows ``a:b``, made as they are read from the columns' slices."""
         names, scores, make = self._names, self._scores, _new_mention
-        rows = zip(self._papers, self._concepts, self._starts, self._ends, self._texts,
-                   self._sentences, self._kinds, strict=True)
-        for i, (paper, concept, start, end, text, sentence, kind) in enumerate(rows):
+        rows = zip(self._papers[a:b], self._concepts[a:b], self._starts[a:b], self._ends[a:b],
+                   self._texts[a:b], self._sentences[a:b], self._kinds[a:b], strict=True)
+        for i, (paper, concept, start, end, text, sentence, kind) in enumerate(rows, start=a):
             field_name, extractor = names[kind]
             yield make(paper, concept, field_name, start, end, text, sentence, extractor,
                        scores.get(i, 1.0) if scores else 1.0)
@@ -884,7 +888,10 @@ sentence='On RL', extractor='model', score=0.5))
 
     def __getitem__(self, index: int | slice) -> Mention | list[Mention]:
         if isinstance(index, slice):
-            return [self._row(i) for i in range(len(self))[index]]
+            a, b, step = index.indices(len(self))
+            if step == 1:  # (a text's run: its rows from slices of the columns)
+                return list(self._rows(a, max(a, b)))
+            return [self._row(i) for i in range(a, b, step)]
         return self._row(range(len(self))[index])
 
     def __setitem__(self, index: int, m: Mention) -> None:
