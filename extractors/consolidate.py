@@ -36,7 +36,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 import numpy as np
 from rapidfuzz import process
@@ -63,7 +62,15 @@ from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
 from extractors.workers import Workers, sendable
-from kg.core.model import Concept, Mention, MentionTable, Paper, merge_mentions, sort_mentions
+from kg.core.model import (
+    Concept,
+    Mention,
+    Mentions,
+    MentionTable,
+    Paper,
+    merge_mentions,
+    sort_mentions,
+)
 from kg.core.text import (
     acronym_key,
     display_label,
@@ -92,9 +99,6 @@ __all__ = [
 #: learning" drops "graph contrastive learning", which becomes its broader concept
 #: instead); "all" keeps every one, "none" drops every one (SciERC never nests terms).
 NESTED_POLICIES = ("modifier", "all", "none")
-
-#: A corpus's mentions through consolidation: a table (a build's), or a list.
-_Mentions = TypeVar("_Mentions", list[Mention], MentionTable)
 
 MAX_TERM_WORDS = 8  # longer "terms" are clauses the model ran together
 _ACRONYM_LIKE = re.compile(r"^[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*s?$")
@@ -962,10 +966,10 @@ def _is_name_word(form: str) -> bool:
     return " " not in form and bool(_NAME_LIKE.search(form)) and not form.islower()
 
 
-def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: _Mentions,
+def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: Mentions,
               concepts: dict[str, Concept], tokenizer, *, nested: str = "modifier",
               stats: CorpusStats | None = None, workers: Workers | None = None,
-              pipeline: Callable[[], Language] | None = None) -> _Mentions:
+              pipeline: Callable[[], Language] | None = None) -> Mentions:
     """Mentions of corpus-found terms wherever they occur, not only where the model saw them.
 
     ``tokenizer`` tokenises masked texts for a case-, plural- and hyphen-insensitive
@@ -1119,8 +1123,8 @@ class _Matchers:
     matchers: dict[str, PhraseIndex]
     nested: str
     #: one object per equal surface or offset over every text matched here: a corpus term
-    #: is found again and again, at offsets below a few thousand (as :func:`resolve` does;
-    #: a string and two int objects per mention otherwise, ~90 bytes)
+    #: is found again and again, at offsets below a few thousand (a string and two int
+    #: objects per mention otherwise, ~90 bytes, until they are merged into the table)
     surfaces: dict[str, str] = field(default_factory=dict)
     offsets: dict[int, int] = field(default_factory=dict)
 
@@ -1395,8 +1399,8 @@ _ENGLISH_ZIPF = 2.5
 _GLUED_ZIPF = 3.3
 
 
-def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: _Mentions,
-                   registry: ConceptRegistry, concepts: dict[str, Concept]) -> _Mentions:
+def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: Mentions,
+                   registry: ConceptRegistry, concepts: dict[str, Concept]) -> Mentions:
     """Mentions of name-shaped tokens no extractor marked ("mT5, mBART and NLLB-200"): a
     model, system or data set the span model left out is still a name the graph keeps.
     They are added to ``mentions`` in place (:func:`~kg.core.model.merge_mentions`).
@@ -1408,7 +1412,8 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: _Me
     by_id = {p.id: p for p in papers}
     of_text = _mentions_by_text(mentions)
     extra = []
-    # one object per equal name or offset (as in resolve)
+    # one object per equal name or offset while they wait to be merged (the table keeps
+    # the names' objects, and the offsets in arrays)
     names: dict[str, str] = {}
     offsets: dict[int, int] = {}
     for ds in found:
@@ -1632,9 +1637,9 @@ def _left_modifier(word: str, stats: CorpusStats) -> bool:
             and not word.endswith("ing") and stats.modifier(norm_key(word)))
 
 
-def extend_cut_terms(mentions: _Mentions, concepts: dict[str, Concept],
+def extend_cut_terms(mentions: Mentions, concepts: dict[str, Concept],
                      registry: ConceptRegistry, papers: list[Paper], stats: CorpusStats,
-                     votes: dict[str, Counter[str]] | None = None) -> _Mentions:
+                     votes: dict[str, Counter[str]] | None = None) -> Mentions:
     """Mentions of a corpus-found term that always follows the same word, extended to it.
 
     The span model leaves some modifiers out of every span ("News Detection" in "Robust Fake

@@ -41,7 +41,7 @@ __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "MentionTable", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
     "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows",
-    "merge_mentions", "sort_mentions", "sorted_mentions",
+    "Mentions", "merge_mentions", "sort_mentions", "sorted_mentions",
     "sorted_relations", "write_json_sections",
 ]
 
@@ -683,8 +683,9 @@ def sorted_mentions(mentions: Iterable[Mention]) -> list[Mention]:
     return out
 
 
-#: What :func:`merge_mentions` takes and gives back: a list, or a table.
-_Mentions = TypeVar("_Mentions", list[Mention], "MentionTable")
+#: A corpus's mentions, as :func:`merge_mentions` and consolidation's passes take them and
+#: give them back: a list, or a table (a build's).
+Mentions = TypeVar("Mentions", list[Mention], "MentionTable")
 
 
 def _mention_key(m: Mention) -> tuple[str, bool, int, int, str]:
@@ -692,7 +693,7 @@ def _mention_key(m: Mention) -> tuple[str, bool, int, int, str]:
     return (m.paper, m.field != "title", m.start, m.end, m.concept)
 
 
-def merge_mentions(mentions: _Mentions, more: Iterable[Mention]) -> _Mentions:
+def merge_mentions(mentions: Mentions, more: Iterable[Mention]) -> Mentions:
     """``mentions`` with ``more`` added, in :func:`sorted_mentions`' order: the same list,
     changed in place (and returned).
 
@@ -739,7 +740,11 @@ def merge_mentions(mentions: _Mentions, more: Iterable[Mention]) -> _Mentions:
 
 def _in_order(mentions: Iterable[Mention]) -> bool:
     """Whether ``mentions`` are in :func:`sorted_mentions`' order."""
-    keys = map(_mention_key, mentions)
+    return _keys_in_order(map(_mention_key, mentions))
+
+
+def _keys_in_order(keys: Iterator[tuple[str, bool, int, int, str]]) -> bool:
+    """Whether ``keys`` (:func:`_mention_key`'s, or a table's own) never go down."""
     last = next(keys, None)
     for key in keys:
         if key < last:  # type: ignore[operator]
@@ -1000,8 +1005,7 @@ sentence='On RL', extractor='model', score=0.5))
         m, n = len(extra), len(self)
         if not m:
             return
-        if not self._sorted and not all(
-                a <= b for a, b in itertools.pairwise(map(self._key, range(n)))):
+        if not self._sorted and not _keys_in_order(map(self._key, range(n))):
             self.sort()
         places = [bisect.bisect_right(range(n), extra._key(j), key=self._key)
                   for j in range(m)]
