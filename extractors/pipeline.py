@@ -34,8 +34,8 @@ from extractors.acronyms import find_definitions
 from extractors.components import SPANS_KEY, ConceptMatcher  # registers the factories too
 from extractors.concepts import ConceptRegistry
 from extractors.consolidate import DocSpans, resolve_corpus, token_doc
+from extractors.field_texts import CHUNK_CHARS, FieldTexts, chunks, field_texts
 from extractors.lexicon import load_lexicon
-from extractors.markup import mask_markup
 from extractors.patterns import SPANS_KEY as COINED_KEY
 from extractors.relation_file import RelationFile
 from extractors.relation_model import RelationModel, load_relation_model
@@ -49,7 +49,7 @@ from extractors.workers import Workers, default_workers, sendable
 from kg.core.collect import fewer_collections, return_free_pages
 from kg.core.errors import Messages, WorkerError
 from kg.core.model import Concept, KnowledgeGraph, Mention, Paper, Relation
-from kg.core.paper_file import PaperFile
+from kg.core.paper_file import PaperFile, StoredPaper
 
 __all__ = [
     "BATCH_CHARS",
@@ -81,8 +81,6 @@ __all__ = [
 BATCH_SIZE = 64
 #: The termhood filter the graph uses (see :mod:`extractors.acceptance`).
 DEFAULT_ACCEPTANCE = TermAcceptance()
-#: Longest piece of text given to spaCy at once (the span model's memory grows with it).
-CHUNK_CHARS = 100_000
 #: Most characters in one ``nlp.pipe`` batch (with at most :data:`BATCH_SIZE` texts).
 BATCH_CHARS = 2 * CHUNK_CHARS
 #: Texts from which extraction uses every core by default (:func:`extract_corpus`).
@@ -219,37 +217,6 @@ class PipelineSpec:
 
 def _is_acronym(alias: str, registry: ConceptRegistry) -> bool:
     return alias in registry.by_acronym or any(alias in d for d in registry.paper_acronyms.values())
-
-
-def field_texts(papers: Iterable[Paper]) -> Iterator[tuple[str, tuple[str, str, int]]]:
-    """(masked text, (paper id, field, offset)) for every field; huge fields come in chunks."""
-    for p in papers:
-        for f in p.fields:
-            text = p.text(f)
-            if text.strip():
-                masked = mask_markup(text)
-                for offset, chunk in chunks(masked):
-                    yield chunk, (p.id, f, offset)
-
-
-def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[tuple[int, str]]:
-    """``(offset, piece)`` of ``text`` in pieces of at most ``size`` characters.
-
-    Pieces end after a sentence (". ") or at least a space where possible, so that
-    no term is cut, and ``text[offset:offset + len(piece)] == piece``.
-
-    >>> list(chunks("One two. Three four.", size=10))
-    [(0, 'One two. '), (9, 'Three '), (15, 'four.')]
-    """
-    start = 0
-    while len(text) - start > size:
-        cut = text.rfind(". ", start, start + size)
-        cut = cut + 2 if cut > start else text.rfind(" ", start, start + size) + 1
-        if cut <= start:
-            cut = start + size
-        yield start, text[start:cut]
-        start = cut
-    yield start, text[start:]
 
 
 def model_spans(doc: Doc) -> list[tuple[int, int, str]]:
@@ -443,7 +410,7 @@ def _extract_here(shared: tuple[Language, int, tuple[RelationModel, bool] | None
     return _run_chunk(nlp, chunk, batch_size, relations)
 
 
-def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: list,
+def _extract(workers: Workers, nlp: Language, spec: PipelineSpec | None, texts: FieldTexts,
              records: _KeptRecords, batch_size: int,
              relations: tuple[RelationModel, bool] | None = None,
              papers: list[Paper] | None = None) -> Iterator[_Extracted]:
@@ -584,9 +551,9 @@ def extract_corpus(
     registry = build_registry(papers, lexicons)
     model_dir = span_model_dir() if span_model is True else (span_model or None)
     nlp = make_pipeline(registry, span_model=model_dir)
-    texts = list(field_texts(papers))
+    texts = FieldTexts(papers)  # (each read from its paper when asked for)
     # before any worker is forked from this process: they share what it adds
-    warm = frequent_chunks([text for text, _ in texts])
+    warm = frequent_chunks(texts.pieces)
     warm_tokenizer(nlp, warm)
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
@@ -627,7 +594,7 @@ def extract_corpus(
 
 
 def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
-                  nlp: Language, spec: PipelineSpec | None, texts: list,
+                  nlp: Language, spec: PipelineSpec | None, texts: FieldTexts,
                   records: _KeptRecords, keys: list[str],
                   cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None, *,
                   progress: bool, batch_size: int,
@@ -656,7 +623,7 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
 
 
 def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
-                 nlp: Language, spec: PipelineSpec | None, texts: list,
+                 nlp: Language, spec: PipelineSpec | None, texts: FieldTexts,
                  records: _KeptRecords, keys: list[str],
                  cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None,
                  spans: SpanFile, related: RelationFile, *, progress: bool,
@@ -679,10 +646,10 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
                                                    batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
             stats = CorpusStats.of(papers)
-        if record is None and i not in records and not texts[i][1][2]:
+        if record is None and i not in records and not texts.where(i)[2]:
             record = spans_record(ds)  # a fresh text at offset 0 (_run_chunk)
         if keys and cache is not None and record is not None:
-            if cache_to is not None and not texts[i][1][2]:
+            if cache_to is not None and not texts.where(i)[2]:
                 stored[keys[i]] = i  # the record is piece i's spans (spans_record)
             else:
                 cache[keys[i]] = record
@@ -705,23 +672,25 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
     # each field's pieces (a huge field comes in several, one after another)
     ranges: list[tuple[int, int]] = []
     fields: list[tuple[str, str]] = []
-    for i, (_text, (pid, field, _offset)) in enumerate(texts):
+    for i in range(len(texts)):
+        pid, field, _offset = texts.where(i)
         if fields and fields[-1] == (pid, field):
             ranges[-1] = (ranges[-1][0], i + 1)
         else:
             fields.append((pid, field))
             ranges.append((i, i + 1))
-    # The caller's lists, read no more: through consolidation they held a tuple or two per
-    # text, each text's cache key and the masked copies (~75 MB at 100,000 papers, issue 17)
+    # Read no more: where each text is (13 bytes a text) and each text's cache key
     texts.clear()
     keys.clear()
     if papers_on_disk:
         # every pass from here reads a paper's texts a paper at a time (~1.7 KB a paper
         # kept through consolidation, the page and the spill file, issue 17); in place: the
-        # caller's list is the one that held them
+        # caller's list is the one that held them (papers read with their texts on disk,
+        # kg.core.readers.read_corpus(papers_on_disk=True), are there already)
         paper_file = PaperFile()
         for n, p in enumerate(papers):
-            papers[n] = paper_file.add(p)
+            if not isinstance(p, StoredPaper):
+                papers[n] = paper_file.add(p)
     # What was just freed (the abstracts, each a block of the C heap: longer than Python's
     # own arenas take) glibc would keep, and consolidation's objects come from those
     # arenas, not from there: given back to the system

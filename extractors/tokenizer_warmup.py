@@ -62,7 +62,7 @@ def frequent_chunks(texts: Sequence[str], *, sample: int | None = None,
     if sample <= 0 or not texts:
         return ()
     step = -(-len(texts) // sample)  # ceil: at most ``sample`` texts
-    counts = Counter(chunk for text in texts[::step] for chunk in text.split())
+    counts = Counter(chunk for k in range(0, len(texts), step) for chunk in texts[k].split())
     return tuple(chunk for chunk, n in counts.most_common(WARM_CHUNKS if limit is None
                                                           else limit) if n > 1)
 

@@ -367,7 +367,8 @@ def build(
         out = Path(os.path.realpath(out))
     _check_out(out)  # before the slow part: a bad OUT should not cost a whole extraction
     read: ReadReport | Callable[[], ReadReport] = inputs if isinstance(inputs, ReadReport) \
-        else partial(read_corpus, inputs, on_error=on_error, input_format=input_format)
+        else partial(read_corpus, inputs, on_error=on_error, input_format=input_format,
+                     papers_on_disk=True)
     # folders made for OUT are removed again if the build fails (bad input): a failed build
     # leaves nothing behind
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]

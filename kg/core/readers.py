@@ -10,6 +10,7 @@ is ``input_format``, else sniffed (:func:`sniff_format`).
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import dataclasses
@@ -25,6 +26,7 @@ from typing import BinaryIO
 
 from kg.core.errors import InputError, Messages
 from kg.core.model import Paper
+from kg.core.paper_file import PaperFile
 
 __all__ = [
     "FIELDS", "INPUT_FORMATS", "MAX_TEXT_CHARS", "READERS", "YEARS", "ReadReport", "Reader",
@@ -218,40 +220,86 @@ def _object(pairs: list[tuple[str, object]]) -> dict:
     return rec
 
 
+#: Bytes read at a time where a file is checked before its records are read.
+_BLOCK = 1 << 20
+
+
+def _checked(path: Path, data: bytes | None = None) -> BinaryIO:
+    """``path`` (or ``data``) open for reading, once checked as :func:`_decode` checks it
+    (readable, not empty, not binary, UTF-8), a block at a time: a large corpus is not
+    held whole, as bytes and as text, while its records are read (issue 17)."""
+    try:
+        f: BinaryIO = open(path, "rb") if data is None else io.BytesIO(data)  # noqa: SIM115
+    except OSError:
+        _decode(path, data)  # raises the error of a file that cannot be read
+        raise
+    try:
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        blank = True
+        first = True
+        while block := f.read(_BLOCK):
+            if first and b"\x00" in block[:65536]:
+                raise InputError(str(path), None, Messages.BINARY)
+            first = False
+            blank = blank and not block.strip()
+            decoder.decode(block)
+        decoder.decode(b"", final=True)
+        if blank:
+            raise InputError(str(path), None, Messages.EMPTY_FILE)
+        f.seek(0)
+        return f
+    except (UnicodeDecodeError, OSError):
+        f.close()
+        _decode(path, data)  # raises the error naming the line and byte, or the file's
+        raise
+    except BaseException:
+        f.close()
+        raise
+
+
 def read_jsonl(path: Path, data: bytes | None = None) -> Iterator[Paper | InputError]:
     """Read JSON Lines: one object per line with ``abstract`` and optional fields."""
-    text = _decode(path, data)
-    # Split on "\n" only: str.splitlines() would also cut at U+2028, U+0085 … which
-    # JSON allows unescaped inside strings.
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        where = f"line {lineno}"
-        try:
-            rec = json.loads(line, object_pairs_hook=_object)
-        except _DuplicateKey as e:
-            yield InputError(str(path), where, Messages.DUPLICATE_FIELD.format(field=e.key))
-            continue
-        except json.JSONDecodeError as e:
-            yield InputError(str(path), where, Messages.BAD_JSON.format(detail=e.msg))
-            continue
-        except RecursionError:
-            yield InputError(str(path), where, Messages.BAD_JSON.format(
-                detail="nested too deeply"))
-            continue
-        if not isinstance(rec, dict):
-            yield InputError(str(path), where, Messages.NOT_OBJECT.format(
-                kind=type(rec).__name__))
-            continue
-        yield _record(rec, path, where, f"{path.stem}-{lineno}")
+    with _checked(path, data) as f:
+        # Split on "\n" only (a binary file's lines): str.splitlines() would also cut at
+        # U+2028, U+0085 … which JSON allows unescaped inside strings.
+        for lineno, raw in enumerate(f, start=1):
+            line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            if not line.strip():
+                continue
+            where = f"line {lineno}"
+            try:
+                rec = json.loads(line, object_pairs_hook=_object)
+            except _DuplicateKey as e:
+                yield InputError(str(path), where, Messages.DUPLICATE_FIELD.format(field=e.key))
+                continue
+            except json.JSONDecodeError as e:
+                yield InputError(str(path), where, Messages.BAD_JSON.format(detail=e.msg))
+                continue
+            except RecursionError:
+                yield InputError(str(path), where, Messages.BAD_JSON.format(
+                    detail="nested too deeply"))
+                continue
+            if not isinstance(rec, dict):
+                yield InputError(str(path), where, Messages.NOT_OBJECT.format(
+                    kind=type(rec).__name__))
+                continue
+            yield _record(rec, path, where, f"{path.stem}-{lineno}")
 
 
 def read_csv(path: Path, data: bytes | None = None) -> Iterator[Paper | InputError]:
     """Read CSV with a header row naming ``abstract`` and optional fields."""
-    text = _decode(path, data)
-    csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # long abstracts are fine
-    # strict: an unterminated quote is an error, not a field running to the end of the file
-    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    with _checked(path, data) as f:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(0)
+        # long abstracts are fine (a field is at most the file)
+        csv.field_size_limit(max(csv.field_size_limit(), size))
+        text = io.TextIOWrapper(f, encoding="utf-8-sig", newline="")
+        # strict: an unterminated quote is an error, not a field running to the end of the file
+        reader = csv.DictReader(text, strict=True)
+        yield from _csv_records(reader, path)
+
+
+def _csv_records(reader: csv.DictReader, path: Path) -> Iterator[Paper | InputError]:
     try:
         fieldnames = reader.fieldnames or []
     except csv.Error as e:
@@ -336,7 +384,8 @@ def _same(a: Paper, b: Paper) -> bool:
 
 
 def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise",
-                input_format: str | None = None, stdin: BinaryIO | None = None) -> ReadReport:
+                input_format: str | None = None, stdin: BinaryIO | None = None,
+                papers_on_disk: bool = False) -> ReadReport:
     """Read every file in ``paths`` into one list of papers with unique ids.
 
     Parameters
@@ -354,6 +403,12 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise",
         by default standard input's format is sniffed (:func:`sniff_format`).
     stdin : binary file, optional
         What ``-`` reads (default: ``sys.stdin.buffer``).
+    papers_on_disk : bool
+        Put each paper's title and abstract in a temporary file as it is read
+        (:class:`~kg.core.paper_file.PaperFile`): the papers are
+        :class:`~kg.core.paper_file.StoredPaper` objects, which read them from there when
+        asked for. For a caller that reads the texts a paper at a time (a build's
+        extraction process): the corpus's texts are not held in memory (issue 17).
 
     Examples
     --------
@@ -363,7 +418,8 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise",
     """
     paths = list(paths)
     report = ReadReport()
-    seen: dict[str, Paper] = {}
+    seen: dict[str, tuple[Paper, str | None]] = {}  # id -> (paper, source as named)
+    stored = PaperFile() if papers_on_disk else None
     for raw in paths:
         data = None
         if str(raw) == STDIN:
@@ -382,7 +438,8 @@ def read_corpus(paths: Iterable[str | Path], *, on_error: str = "raise",
             reader = found
         try:
             name = STDIN_NAME if data is not None else str(input_name(path))
-            _read_file(reader(path, data), path, seen, report, on_error, name=name)
+            _read_file(reader(path, data), path, seen, report, on_error, name=name,
+                       stored=stored)
         except InputError as e:  # the whole file is unreadable (empty, binary …)
             if on_error != "skip":
                 raise
@@ -453,10 +510,13 @@ def input_name(path: str | Path) -> Path:
     return Path(os.path.relpath(os.path.abspath(path)))
 
 
-def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str, Paper],
-               report: ReadReport, on_error: str, name: str | None = None) -> None:
+def _read_file(records: Iterator[Paper | InputError], path: Path,
+               seen: dict[str, tuple[Paper, str | None]],
+               report: ReadReport, on_error: str, name: str | None = None,
+               stored: PaperFile | None = None) -> None:
     """Add the papers of ``records`` to ``report``; messages name ``path`` as given, the
-    papers' ``source`` names it as ``name`` (:func:`input_name`)."""
+    papers' ``source`` names it as ``name`` (:func:`input_name`); with ``stored``, their
+    texts go there."""
     for paper in records:
         if isinstance(paper, InputError):
             if on_error != "skip":
@@ -464,21 +524,25 @@ def _read_file(records: Iterator[Paper | InputError], path: Path, seen: dict[str
             report.skipped.append(paper)
             continue
         paper = _within_limits(paper, path, report)
-        first = seen.get(paper.id)
-        if first is not None:
+        earlier = seen.get(paper.id)
+        if earlier is not None:
+            first, first_source = earlier
             if _same(first, paper):
                 report.duplicates += 1
                 continue
             where = paper.source.rsplit(":", 1)[-1] if paper.source else None
             err = InputError(str(path), where,
-                             Messages.DUPLICATE_ID.format(id=paper.id, first=first.source))
+                             Messages.DUPLICATE_ID.format(id=paper.id, first=first_source))
             if on_error != "skip":
                 raise err
             report.skipped.append(err)
             continue
-        seen[paper.id] = paper
-        if name is not None and paper.source and paper.source.startswith(f"{path}:"):
-            paper = dataclasses.replace(paper, source=name + paper.source[len(str(path)):])
+        source = paper.source  # (messages name the file as given)
+        if name is not None and source and source.startswith(f"{path}:"):
+            paper = dataclasses.replace(paper, source=name + source[len(str(path)):])
+        if stored is not None:
+            paper = stored.add(paper)
+        seen[paper.id] = (paper, source)  # the paper kept: not one holding its texts besides
         report.papers.append(paper)
 
 
