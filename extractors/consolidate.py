@@ -33,6 +33,7 @@ import dataclasses
 import hashlib
 import itertools
 import re
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -132,6 +133,75 @@ class _Cand:
     type: str | None = None  # type voted by the model / pattern
 
 
+#: What found a candidate, by its code in :class:`_Candidates`.
+_EXTRACTORS = ("lexicon", "acronym", "model", "pattern", "nested")
+_ACRONYM = _EXTRACTORS.index("acronym")
+_PATTERN = _EXTRACTORS.index("pattern")
+
+
+class _Candidates:
+    """Every text's candidates, in the order of their texts, in columns: a :class:`_Cand`
+    each, ~140 bytes with its offsets, was the largest table resolution held (~0.4 GB at
+    100,000 papers, issue 17); a row here is ~30 bytes. A text's candidates are made as
+    :class:`_Cand` objects (:func:`_merge_doc`) and added here at once."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[str, str]] = []  # (paper, field) of each text added
+        self.text = array("i")  # the row's text, by its index in ``texts``
+        self.start = array("i")
+        self.end = array("i")
+        self.extractor = bytearray()  # by its index in _EXTRACTORS
+        self.concept: list[str | None] = []
+        self.type: list[str | None] = []
+        self._ids: dict[str, str] = {}  # one string per concept id (each text's are its own)
+
+    def add(self, paper: str, field: str, cands: list[_Cand]) -> None:
+        """Add a text and its candidates (of ``paper``'s ``field``, in order)."""
+        t = len(self.texts)
+        self.texts.append((paper, field))
+        for c in cands:
+            self.text.append(t)
+            self.start.append(c.start)
+            self.end.append(c.end)
+            self.extractor.append(_EXTRACTORS.index(c.extractor))
+            self.concept.append(None if c.concept is None
+                                else self._ids.setdefault(c.concept, c.concept))
+            self.type.append(c.type)
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def paper(self, k: int) -> str:
+        return self.texts[self.text[k]][0]
+
+    def surface(self, k: int, papers: dict[str, Paper]) -> str:
+        """Row ``k``'s text as its paper says it."""
+        paper, field = self.texts[self.text[k]]
+        return papers[paper].text(field)[self.start[k]:self.end[k]]
+
+    def paper_runs(self) -> list[range]:
+        """The rows of each paper, a run of rows each, if each paper's rows come together
+        (resolution's do, text by text); else one run of them all."""
+        runs: list[range] = []
+        papers: list[str] = []
+        a = 0
+        for k in range(1, len(self) + 1):
+            if k == len(self) or self.paper(k) != self.paper(a):
+                runs.append(range(a, k))
+                papers.append(self.paper(a))
+                a = k
+        return runs if len(papers) == len(set(papers)) else [range(len(self))]
+
+    def keep(self, kept: bytearray) -> None:
+        """Keep only the rows ``k`` where ``kept[k]``, in order."""
+        self.text = array("i", itertools.compress(self.text, kept))
+        self.start = array("i", itertools.compress(self.start, kept))
+        self.end = array("i", itertools.compress(self.end, kept))
+        self.extractor = bytearray(itertools.compress(self.extractor, kept))
+        self.concept = list(itertools.compress(self.concept, kept))
+        self.type = list(itertools.compress(self.type, kept))
+
+
 def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
             nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
             ) -> tuple[MentionTable, dict[str, Concept]]:
@@ -143,13 +213,14 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
     if nested not in NESTED_POLICIES:
         raise ValueError(f"nested must be one of {NESTED_POLICIES}, not {nested!r}")
     by_id = {p.id: p for p in papers}
-    cands: list[_Cand] = []
+    cands = _Candidates()
     for ds in found:
         text = by_id[ds.paper].text(ds.field)
-        cands.extend(_merge_doc(ds, text, registry, nested))
-    cands = _drop_untrusted_acronyms(cands, registry, by_id)
+        cands.add(ds.paper, ds.field, _merge_doc(ds, text, registry, nested))
+    _drop_untrusted_acronyms(cands, registry, by_id)
     types: dict[str, Counter[str]] = defaultdict(Counter) if votes is None else votes
     _assign_new_terms(cands, by_id, registry, types)
+    cands.type = []  # (voted: read no more)
 
     # the candidates come text by text, in the order of ``found``: each text's sentences
     # are read once more (``found`` may be read from a file, one text at a time)
@@ -159,24 +230,24 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
     # and again (~1 in 4 surfaces is new at 5,000 papers); the table keeps offsets in arrays
     surfaces: dict[str, str] = {}
     k = 0
-    for ds in found:
+    for t, ds in enumerate(found):
         seen: set[tuple[int, int]] = set()
         starts = [a for a, _ in ds.sents]
         text = by_id[ds.paper].text(ds.field)
-        while k < len(cands) and cands[k].paper == ds.paper and cands[k].field == ds.field:
-            c = cands[k]
-            cands[k] = None  # type: ignore[call-overload]  # freed as its mention is made
+        assert cands.texts[t] == (ds.paper, ds.field), "texts read in another order"
+        while k < len(cands) and cands.text[k] == t:
+            concept, start, end = cands.concept[k], cands.start[k], cands.end[k]
+            extractor = _EXTRACTORS[cands.extractor[k]]
             k += 1
-            if c.concept is None or (c.start, c.end) in seen:
+            if concept is None or (start, end) in seen:
                 continue
-            seen.add((c.start, c.end))
-            surface = text[c.start:c.end]
+            seen.add((start, end))
+            surface = text[start:end]
             mentions.append(Mention(
-                paper=c.paper, concept=c.concept, field=c.field,
-                start=c.start, end=c.end,
+                paper=ds.paper, concept=concept, field=ds.field, start=start, end=end,
                 text=surfaces.setdefault(surface, surface),
-                sentence=_sentence(text, ds.sents, c.start, c.end, starts, pool),
-                extractor=c.extractor,
+                sentence=_sentence(text, ds.sents, start, end, starts, pool),
+                extractor=extractor,
             ))
     assert k == len(cands), "candidates out of the order of their texts"
     del cands, pool, surfaces
@@ -370,9 +441,10 @@ def _sentence(text: str, sents: list[tuple[int, int]], start: int, end: int,
     return sentence if pool is None else pool.setdefault(sentence, sentence)
 
 
-def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
-                             papers: dict[str, Paper]) -> list[_Cand]:
-    """Acronyms a paper uses without defining them, where they are not to be trusted.
+def _drop_untrusted_acronyms(cands: _Candidates, registry: ConceptRegistry,
+                             papers: dict[str, Paper]) -> None:
+    """Drop the acronyms a paper uses without defining them, where they are not to be
+    trusted (in place).
 
     Two-letter acronyms ("PE", "SI") count only where the paper spells them out; one the
     corpus defines with several meanings and no lexicon meaning ("GLM": generalized linear
@@ -381,62 +453,64 @@ def _drop_untrusted_acronyms(cands: list[_Cand], registry: ConceptRegistry,
     # what each paper spells out, a paper at a time where a paper's candidates come
     # together (consolidation's do, text by text): a set of (paper, concept) pairs for the
     # corpus held ~90 bytes a pair (issue 17)
-    order = [paper for paper, _ in itertools.groupby(c.paper for c in cands)]
-    runs: Iterable[list[_Cand]] = (
-        (list(run) for _, run in itertools.groupby(cands, key=lambda c: c.paper))
-        if len(order) == len(set(order)) else [cands])  # (else one run of them all)
-    del order
-    keep = []
-    for run in runs:
-        spelled = {(c.paper, c.concept) for c in run if c.extractor != "acronym"}
-        for c in run:
-            if c.extractor == "acronym":
-                text = papers[c.paper].text(c.field)[c.start:c.end]
-                short = text[:-1] if text.endswith("s") and len(text) > 2 else text
-                if short not in registry.paper_acronyms.get(c.paper, {}):
-                    meanings = registry.ambiguous.get(short)
-                    if meanings and short not in registry.by_acronym:
-                        here = [m for m in meanings if (c.paper, m) in spelled]
-                        if len(here) != 1:
-                            continue
-                        c.concept = here[0]
-                    elif len(short) <= SHORT_ACRONYM and (c.paper, c.concept) not in spelled:
-                        continue
-            keep.append(c)
-    return keep
+    kept = bytearray(b"\x01") * len(cands)
+    for run in cands.paper_runs():
+        spelled = {(cands.paper(k), cands.concept[k]) for k in run
+                   if cands.extractor[k] != _ACRONYM}
+        for k in run:
+            if cands.extractor[k] != _ACRONYM:
+                continue
+            paper = cands.paper(k)
+            text = cands.surface(k, papers)
+            short = text[:-1] if text.endswith("s") and len(text) > 2 else text
+            if short in registry.paper_acronyms.get(paper, {}):
+                continue
+            meanings = registry.ambiguous.get(short)
+            if meanings and short not in registry.by_acronym:
+                here = [m for m in meanings if (paper, m) in spelled]
+                if len(here) != 1:
+                    kept[k] = 0
+                else:
+                    cands.concept[k] = here[0]
+            elif len(short) <= SHORT_ACRONYM and (paper, cands.concept[k]) not in spelled:
+                kept[k] = 0
+    if not all(kept):
+        cands.keep(kept)
 
 
 # -- across the corpus ------------------------------------------------------------------
 
-def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: ConceptRegistry,
+def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: ConceptRegistry,
                       types: dict[str, Counter[str]]) -> None:
     """Give every model/pattern candidate a concept: an existing one or a new one."""
-    # per key, its candidates and how often each phrase of them is said, in the order first
-    # said (not a phrase string per candidate: ~130 bytes each, issue 17)
-    groups: dict[str, tuple[list[_Cand], Counter[str]]] = {}
-    for c in cands:
-        if c.concept is not None:
-            if c.type:
-                types[c.concept][c.type] += 1
+    # per key, its candidates' rows and how often each phrase of them is said, in the order
+    # first said (not a phrase string per candidate: ~130 bytes each, issue 17)
+    groups: dict[str, tuple[array, Counter[str]]] = {}
+    for k in range(len(cands)):
+        concept, voted = cands.concept[k], cands.type[k]
+        if concept is not None:
+            if voted:
+                types[concept][voted] += 1
             continue
-        surface = _term_part(papers[c.paper].text(c.field)[c.start:c.end])
+        paper = cands.paper(k)
+        surface = _term_part(cands.surface(k, papers))
         words = concept_words(surface)
         if len(words) == 2 and norm_key(words[1]) in _NAME_HEAD_TYPE and _proper_name(
-                words[0], c.paper, registry):
+                words[0], paper, registry):
             # "the Fair-IRT framework", "the MMLU benchmark": the name is the concept, its
             # head says what it is
-            c.type = _NAME_HEAD_TYPE[norm_key(words[1])]
+            cands.type[k] = _NAME_HEAD_TYPE[norm_key(words[1])]
             words = words[:1]
         phrase = " ".join(words)
-        known = _known(phrase, c.paper, registry)
+        known = _known(phrase, paper, registry)
         if known:
-            c.concept = known
-            types[known][c.type or ""] += 1
+            cands.concept[k] = known
+            types[known][cands.type[k] or ""] += 1
             continue
         key = norm_key(phrase)
         if key:
-            members, phrases = groups.setdefault(key, ([], Counter()))
-            members.append(c)
+            rows, phrases = groups.setdefault(key, (array("i"), Counter()))
+            rows.append(k)
             phrases[phrase] += 1
     # near-duplicates ("regularisation methods" / "regularization method" share a key
     # already); typos and spelling variants beyond the rules merge into the most
@@ -446,36 +520,37 @@ def _assign_new_terms(cands: list[_Cand], papers: dict[str, Paper], registry: Co
         # a term found elsewhere in the corpus is a mention of that term
         plain = _without_light_modifiers(key)
         if plain != key and (plain in groups or plain in registry.by_key):
-            members, phrases = groups.pop(key)
+            rows, phrases = groups.pop(key)
             if plain in groups:
-                groups[plain][0].extend(members)
+                groups[plain][0].extend(rows)
                 groups[plain][1].update(phrases)
             else:
                 cid = registry.by_key[plain]
-                for c in members:
-                    c.concept = cid
-                    types[cid][c.type or ""] += 1
+                for k in rows:
+                    cands.concept[k] = cid
+                    types[cid][cands.type[k] or ""] += 1
     canon = canonical_keys({k: len(v[0]) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
         merged[canon.get(key, key)].append(key)
-    for key, (members, phrases) in groups.items():
+    for key, (rows, phrases) in groups.items():
         target = canon.get(key, key)
         cid = registry.by_key.get(target)
         if cid is None:
             surfaces: Counter[str] = Counter()
-            for k in merged[target]:
-                for p, n in groups[k][1].items():
+            for g in merged[target]:
+                for p, n in groups[g][1].items():
                     surfaces[display_label(p)] += n
             label = min(surfaces.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-            origin = "pattern" if all(c.extractor == "pattern" for c in members) else "model"
+            origin = "pattern" if all(cands.extractor[k] == _PATTERN for k in rows) \
+                else "model"
             cid = _new_concept(registry, target, label, origin)
         concept = registry.concepts[cid]
         if key != target:
             registry.by_key.setdefault(key, cid)
-        for c in members:
-            c.concept = cid
-            types[cid][c.type or ""] += 1
+        for k in rows:
+            cands.concept[k] = cid
+            types[cid][cands.type[k] or ""] += 1
         # each phrase in the order first said: the aliases its candidates' phrases gave
         for phrase in phrases:
             form = phrase.strip()
