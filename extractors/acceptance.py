@@ -62,7 +62,7 @@ from extractors.termhood import (
     property_noun,
     word_shape_ok,
 )
-from kg.core.model import Concept, Mention, MentionTable
+from kg.core.model import Concept, Mention, MentionTable, mention_column
 from kg.core.text import norm_key, plural
 
 __all__ = [
@@ -621,7 +621,7 @@ class TermAcceptance:
         passing = in_passing(mentions, decisions, concepts, stats)
         kept = MentionTable(m for m in mentions if m.concept in ok
                             and not (passing and (m.paper, m.concept) in passing))
-        used = {m.concept for m in kept}
+        used = set(kept.column("concept"))
         stack, keep = list(used), set(used)
         while stack:
             for b in concepts[stack.pop()].broader:
@@ -686,10 +686,15 @@ def _paper_runs(mentions: Iterable[Mention]) -> Iterator[list[Mention]]:
     """
     if not isinstance(mentions, Sequence):
         mentions = list(mentions)
-    if any(a > b for a, b in pairwise(m.paper for m in mentions)):  # (one pass)
+    papers = mention_column(mentions, "paper")  # (a table's: no mention made to read it)
+    if any(a > b for a, b in pairwise(papers)):  # (one pass)
         mentions = sorted(mentions, key=attrgetter("paper"))
-    for _, run in groupby(mentions, key=attrgetter("paper")):
-        yield list(run)
+        papers = [m.paper for m in mentions]
+    a = 0
+    for _, same in groupby(papers):
+        b = a + sum(1 for _ in same)
+        yield list(mentions[a:b])
+        a = b
 
 
 def _coined_short(c: Concept) -> str | None:

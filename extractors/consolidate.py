@@ -69,6 +69,7 @@ from kg.core.model import (
     Mentions,
     MentionTable,
     Paper,
+    mention_column,
     merge_mentions,
     sort_mentions,
 )
@@ -251,7 +252,7 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
             ))
     assert k == len(cands), "candidates out of the order of their texts"
     del cands, pool, surfaces
-    used = {m.concept for m in mentions}
+    used = set(mentions.column("concept"))
     for cid in used:
         concept = registry.concepts[cid]
         if concept.origin != "lexicon" and types.get(cid):
@@ -1407,16 +1408,23 @@ def _add_domain_words(stats: CorpusStats, registry: ConceptRegistry,
     return added
 
 
-def _label_by_use(ids: list[str], mentions: Iterable[Mention], registry: ConceptRegistry,
+def _of_concepts(mentions: Sequence[Mention], wanted: set[str]) -> Iterator[Mention]:
+    """The mentions of the ``wanted`` concepts, in order (a table's read from its concept
+    column: a :class:`Mention` made for those alone)."""
+    for i, cid in enumerate(mention_column(mentions, "concept")):
+        if cid in wanted:
+            yield mentions[i]
+
+
+def _label_by_use(ids: list[str], mentions: Sequence[Mention], registry: ConceptRegistry,
                   ) -> None:
     """A one-word concept found by corpus statistics (a lower-case key) takes the spelling
     its mentions use inside sentences, where case is the author's: "PyTorch", "Ethereum",
     "Bayesian"; a name then is a method (:func:`_vote`)."""
     wanted = set(ids)
     forms: dict[str, Counter[str]] = defaultdict(Counter)
-    for m in mentions:
-        if m.concept in wanted and m.field != "title" and m.start > 0 and not (
-                m.sentence.startswith(m.text)):
+    for m in _of_concepts(mentions, wanted):
+        if m.field != "title" and m.start > 0 and not m.sentence.startswith(m.text):
             forms[m.concept][m.text] += 1
     for cid in ids:
         if not forms.get(cid):
@@ -1627,7 +1635,7 @@ def _name_cue(text: str, start: int, end: int) -> str | None:
     return kind
 
 
-def _type_by_context(mentions: Iterable[Mention], concepts: dict[str, Concept],
+def _type_by_context(mentions: Sequence[Mention], concepts: dict[str, Concept],
                      papers: list[Paper]) -> None:
     """Names typed by what the corpus says they are: "the MMLU benchmark", "on HumanEval
     datasets", "experiments on GLUE" make a name a dataset, "T5 models", "Crimson, a
@@ -1645,8 +1653,8 @@ def _type_by_context(mentions: Iterable[Mention], concepts: dict[str, Concept],
     # Crimson, a distributed system"), whatever case its label took
     # (every time it is used inside a sentence)
     inside: dict[str, set[bool]] = defaultdict(set)
-    for m in mentions:
-        if m.concept in words and m.concept not in names and m.field == "abstract" and (
+    for m in _of_concepts(mentions, words - names):
+        if m.field == "abstract" and (
                 _INSIDE_SENTENCE.search(by_id[m.paper].abstract, max(0, m.start - 4), m.start)):
             inside[m.concept].add(bool(_CAPITALISED.match(m.text)))
     names |= {cid for cid, caps in inside.items() if caps == {True}}
@@ -1656,9 +1664,8 @@ def _type_by_context(mentions: Iterable[Mention], concepts: dict[str, Concept],
     if not names and not defined:
         return
     cues: dict[str, Counter[str]] = defaultdict(Counter)
-    for m in mentions:
-        if m.concept in names or (m.concept in defined and _NAME_LIKE.search(m.text)
-                                  and " " not in m.text):
+    for m in _of_concepts(mentions, names | defined):
+        if m.concept in names or (_NAME_LIKE.search(m.text) and " " not in m.text):
             text = by_id[m.paper].text(m.field)
             kind = _name_cue(text, m.start, m.end) if m.concept in names else \
                 _acronym_cue(text, m.start, m.end)
@@ -1742,7 +1749,8 @@ def extend_cut_terms(mentions: Mentions, concepts: dict[str, Concept],
     # sorted by concept, and where each concept's run starts): a list of int objects per
     # concept held ~36 bytes a mention, ~110 MB at 100,000 papers (issue 17)
     codes: dict[str, int] = {}
-    of = np.fromiter((codes.setdefault(m.concept, len(codes)) for m in mentions),
+    of = np.fromiter((codes.setdefault(cid, len(codes))
+                      for cid in mention_column(mentions, "concept")),
                      dtype=np.int32, count=len(mentions))
     order = np.argsort(of, kind="stable")
     counts = np.bincount(of, minlength=len(codes))

@@ -87,3 +87,29 @@ def test_a_row_takes_less_than_half_a_mention_object() -> None:
     own = sum(sys.getsizeof(getattr(table, name)) for name in MentionTable.__slots__)
     objects = sys.getsizeof(items) + sum(sys.getsizeof(m) for m in items)
     assert own / len(items) < 0.5 * objects / len(items)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_passes_that_read_a_table_s_columns_see_what_a_list_gives(seed: int) -> None:
+    # the termhood filter's paper runs and the concept filters read a table's paper and
+    # concept columns (no mention made for rows they skip); a list the same
+    from extractors.acceptance import TOPIC, Decision, _paper_runs, in_passing
+    from extractors.consolidate import _of_concepts
+    from kg.core.model import mention_column
+
+    rng = random.Random(seed)
+    items = [_random_mention(rng) for _ in range(rng.randint(0, 40))]
+    tables = [MentionTable(items), MentionTable(sorted_mentions(items))]
+    for table, plain in zip(tables, [items, sorted_mentions(items)], strict=True):
+        assert mention_column(table, "paper") == [m.paper for m in plain]
+        assert mention_column(table, "concept") == mention_column(plain, "concept")
+        assert list(_paper_runs(table)) == list(_paper_runs(plain)) == list(
+            _paper_runs(iter(plain)))
+        assert [m.paper for run in _paper_runs(table) for m in run] == sorted(
+            m.paper for m in plain)
+        topic = {"c1": Decision(True, TOPIC)}
+        assert in_passing(table, topic) == in_passing(plain, topic)
+        assert list(_of_concepts(table, {"c2", "c3"})) == [
+            m for m in plain if m.concept in ("c2", "c3")]
+    with pytest.raises(ValueError, match="not 'text'"):
+        mention_column(tables[0], "text")

@@ -44,7 +44,7 @@ __all__ = [
     "CONCEPT_TYPES", "Concept", "FIELDS", "KnowledgeGraph", "Mention", "MentionTable", "Paper",
     "RELATION_TYPES", "Relation", "RelationEdge", "SYMMETRIC_RELATION_TYPES", "Salience",
     "concept_index", "dump_rows", "dump_section", "edge_key", "idf", "load_rows",
-    "Mentions", "merge_mentions", "sort_mentions", "sorted_mentions",
+    "Mentions", "mention_column", "merge_mentions", "sort_mentions", "sorted_mentions",
     "sorted_relations", "write_json_sections",
 ]
 
@@ -696,6 +696,20 @@ def _mention_key(m: Mention) -> tuple[str, bool, int, int, str]:
     return (m.paper, m.field != "title", m.start, m.end, m.concept)
 
 
+def mention_column(mentions: Sequence[Mention], name: str) -> Sequence[str]:
+    """Every mention's ``"paper"`` or ``"concept"``, in order: a :class:`MentionTable`'s own
+    column (no :class:`Mention` made per row), else a list of them.
+
+    >>> mention_column([Mention("p", "rl", "title", 3, 5, "RL", "On RL", "model")], "paper")
+    ['p']
+    """
+    if isinstance(mentions, MentionTable):
+        return mentions.column(name)
+    if name not in ("paper", "concept"):
+        raise ValueError(f"mention columns are 'paper' and 'concept', not {name!r}")
+    return [getattr(m, name) for m in mentions]
+
+
 def merge_mentions(mentions: Mentions, more: Iterable[Mention]) -> Mentions:
     """``mentions`` with ``more`` added, in :func:`sorted_mentions`' order: the same list,
     changed in place (and returned).
@@ -927,6 +941,20 @@ sentence='On RL', extractor='model', score=0.5))
 
     def __repr__(self) -> str:
         return f"MentionTable({list(self)!r})"
+
+    def column(self, name: str) -> Sequence[str]:
+        """Every row's ``"paper"`` or ``"concept"``, in order, without making a
+        :class:`Mention` each: the table's own column (to be read, not changed).
+
+        >>> MentionTable([Mention("p", "rl", "title", 3, 5, "RL", "On RL", "model")]
+        ...              ).column("concept")
+        ['rl']
+        """
+        if name == "paper":
+            return self._papers
+        if name == "concept":
+            return self._concepts
+        raise ValueError(f"a mention table's columns are 'paper' and 'concept', not {name!r}")
 
     def _replace_by(self, other: MentionTable) -> None:
         """Take ``other``'s rows (and let go of this table's)."""
