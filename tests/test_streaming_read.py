@@ -154,3 +154,29 @@ def test_a_paper_replaced_by_its_stored_copy_is_read_from_then_on():
     store = PaperFile()
     papers[:] = [store.add(p) for p in papers]  # as extraction does, in place
     assert list(texts) == expected
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.csv"])
+def test_a_pipe_is_read_as_a_file_is(tmp_path, name):
+    # a pipe cannot be read twice (checked, then read): it is read once, whole
+    import os
+    import threading
+
+    content = (JSONL if name == "c.jsonl" else CSV).encode()
+    path = tmp_path / name
+    path.write_bytes(content)
+    fifo = tmp_path / f"pipe-{name}"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(content)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        piped = read_corpus([fifo], papers_on_disk=True)
+    finally:
+        writer.join()
+    assert [fields(p)[:-1] for p in piped.papers] == [
+        fields(p)[:-1] for p in read_corpus([path]).papers]

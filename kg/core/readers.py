@@ -230,6 +230,10 @@ def _checked(path: Path, data: bytes | None = None) -> BinaryIO:
     held whole, as bytes and as text, while its records are read (issue 17)."""
     try:
         f: BinaryIO = open(path, "rb") if data is None else io.BytesIO(data)  # noqa: SIM115
+        if not f.seekable():  # a pipe ("<(zcat corpus.jsonl.gz)"): read once, as a whole
+            with f:
+                data = f.read()
+            f = io.BytesIO(data)
     except OSError:
         _decode(path, data)  # raises the error of a file that cannot be read
         raise
