@@ -62,7 +62,7 @@ from extractors.termhood import (
     property_noun,
     word_shape_ok,
 )
-from kg.core.model import Concept, Mention, MentionTable, mention_column
+from kg.core.model import Concept, Mention, MentionTable
 from kg.core.text import norm_key, plural
 
 __all__ = [
@@ -686,15 +686,19 @@ def _paper_runs(mentions: Iterable[Mention]) -> Iterator[list[Mention]]:
     """
     if not isinstance(mentions, Sequence):
         mentions = list(mentions)
-    papers = mention_column(mentions, "paper")  # (a table's: no mention made to read it)
-    if any(a > b for a, b in pairwise(papers)):  # (one pass)
+    if isinstance(mentions, MentionTable):
+        papers = mentions.column("paper")  # (read without making a mention per row)
+        if not any(a > b for a, b in pairwise(papers)):
+            a = 0
+            for _, same in groupby(papers):
+                b = a + sum(1 for _ in same)
+                yield mentions[a:b]
+                a = b
+            return
+    if any(a > b for a, b in pairwise(m.paper for m in mentions)):  # (one pass)
         mentions = sorted(mentions, key=attrgetter("paper"))
-        papers = [m.paper for m in mentions]
-    a = 0
-    for _, same in groupby(papers):
-        b = a + sum(1 for _ in same)
-        yield list(mentions[a:b])
-        a = b
+    for _, run in groupby(mentions, key=attrgetter("paper")):
+        yield list(run)
 
 
 def _coined_short(c: Concept) -> str | None:
