@@ -143,7 +143,7 @@ _PATTERN = _EXTRACTORS.index("pattern")
 class _Candidates:
     """Every text's candidates, in the order of their texts, in columns: a :class:`_Cand`
     each, ~140 bytes with its offsets, was the largest table resolution held (~0.4 GB at
-    100,000 papers, issue 17); a row here is ~30 bytes. A text's candidates are made as
+    100,000 papers, issue 17); a row here is ~35 bytes. A text's candidates are made as
     :class:`_Cand` objects (:func:`_merge_doc`) and added here at once."""
 
     def __init__(self) -> None:
