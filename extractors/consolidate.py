@@ -35,7 +35,7 @@ import itertools
 import re
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,6 +62,7 @@ from extractors.markup import mask_markup
 from extractors.patterns import KIND_HEADS
 from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
+from extractors.type_votes import TypeVotes
 from extractors.workers import Workers, sendable
 from kg.core.model import (
     Concept,
@@ -204,7 +205,7 @@ class _Candidates:
 
 
 def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptRegistry, *,
-            nested: str = "modifier", votes: dict[str, Counter[str]] | None = None,
+            nested: str = "modifier", votes: TypeVotes | None = None,
             ) -> tuple[MentionTable, dict[str, Concept]]:
     """Mentions and the concepts they use (with broader ancestors), for the whole corpus.
 
@@ -219,7 +220,7 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
         text = by_id[ds.paper].text(ds.field)
         cands.add(ds.paper, ds.field, _merge_doc(ds, text, registry, nested))
     _drop_untrusted_acronyms(cands, registry, by_id)
-    types: dict[str, Counter[str]] = defaultdict(Counter) if votes is None else votes
+    types = TypeVotes() if votes is None else votes
     _assign_new_terms(cands, by_id, registry, types)
     cands.type = []  # (voted: read no more)
 
@@ -482,7 +483,7 @@ def _drop_untrusted_acronyms(cands: _Candidates, registry: ConceptRegistry,
 # -- across the corpus ------------------------------------------------------------------
 
 def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: ConceptRegistry,
-                      types: dict[str, Counter[str]]) -> None:
+                      types: TypeVotes) -> None:
     """Give every model/pattern candidate a concept: an existing one or a new one."""
     # per key, its candidates' rows and how often each phrase of them is said, in the order
     # first said (not a phrase string per candidate: ~130 bytes each, issue 17)
@@ -491,7 +492,7 @@ def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: Co
         concept, voted = cands.concept[k], cands.type[k]
         if concept is not None:
             if voted:
-                types[concept][voted] += 1
+                types.add(concept, voted)
             continue
         paper = cands.paper(k)
         surface = _term_part(cands.surface(k, papers))
@@ -506,7 +507,7 @@ def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: Co
         known = _known(phrase, paper, registry)
         if known:
             cands.concept[k] = known
-            types[known][cands.type[k] or ""] += 1
+            types.add(known, cands.type[k] or "")
             continue
         key = norm_key(phrase)
         if key:
@@ -529,7 +530,7 @@ def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: Co
                 cid = registry.by_key[plain]
                 for k in rows:
                     cands.concept[k] = cid
-                    types[cid][cands.type[k] or ""] += 1
+                    types.add(cid, cands.type[k] or "")
     canon = canonical_keys({k: len(v[0]) for k, v in groups.items()}, registry)
     merged: dict[str, list[str]] = defaultdict(list)
     for key in groups:
@@ -551,7 +552,7 @@ def _assign_new_terms(cands: _Candidates, papers: dict[str, Paper], registry: Co
             registry.by_key.setdefault(key, cid)
         for k in rows:
             cands.concept[k] = cid
-            types[cid][cands.type[k] or ""] += 1
+            types.add(cid, cands.type[k] or "")
         # each phrase in the order first said: the aliases its candidates' phrases gave
         for phrase in phrases:
             form = phrase.strip()
@@ -1721,7 +1722,7 @@ def _left_modifier(word: str, stats: CorpusStats) -> bool:
 
 def extend_cut_terms(mentions: Mentions, concepts: dict[str, Concept],
                      registry: ConceptRegistry, papers: list[Paper], stats: CorpusStats,
-                     votes: dict[str, Counter[str]] | None = None) -> Mentions:
+                     votes: MutableMapping[str, Counter[str]] | None = None) -> Mentions:
     """Mentions of a corpus-found term that always follows the same word, extended to it.
 
     The span model leaves some modifiers out of every span ("News Detection" in "Robust Fake
@@ -1788,7 +1789,7 @@ def extend_cut_terms(mentions: Mentions, concepts: dict[str, Concept],
                 key, label, origin="model", ctype=c.type, broader=c.broader)
             concepts.setdefault(new, registry.concepts[new])
             if votes is not None and cid in votes:
-                votes.setdefault(new, Counter()).update(votes[cid])
+                votes[new] = votes.get(new, Counter()) + votes[cid]
             for i, a in zip(idx, starts, strict=True):
                 m = mentions[i]
                 text = texts[m.paper].text(m.field)
@@ -1828,7 +1829,7 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     workers, pipeline
         The build's worker processes, and how one builds the pipeline: for :func:`propagate`.
     """
-    votes: dict[str, Counter[str]] = defaultdict(Counter)
+    votes = TypeVotes()
     mentions, concepts = resolve(found, papers, registry, nested=nested, votes=votes)
     added: list[str] = []
     if stats is not None and propagate_terms and acceptance is not None:

@@ -23,10 +23,12 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
+import numpy as np
+
 from extractors.markup import mask_markup
 from kg.core.model import FIELDS, Paper
 
-__all__ = ["CHUNK_CHARS", "FieldTexts", "chunks", "field_texts"]
+__all__ = ["CHUNK_CHARS", "FieldTexts", "TextFields", "chunks", "field_texts"]
 
 #: Longest piece of text given to spaCy at once (the span model's memory grows with it).
 CHUNK_CHARS = 100_000
@@ -115,6 +117,29 @@ class FieldTexts(Sequence[Text]):
         """``self[i][1]``, without reading the text: (paper id, field, offset)."""
         return self._papers[self._paper[i]].id, FIELDS[self._field[i]], self._offset[i]
 
+    def whole_fields(self) -> tuple[np.ndarray, TextFields]:
+        """Each whole field's pieces and name: an ``(n, 2)`` array of ``[a, b)`` bounds in
+        this sequence, and each field's ``(paper id, field)``.
+
+        A tuple per field of each (~180 bytes a field, held through consolidation) was the
+        largest thing extraction's bookkeeping kept per paper (issue 17).
+
+        >>> from kg.core.model import Paper
+        >>> texts = FieldTexts([Paper("p1", "Graphs", "x. " * 40_000), Paper("p2", "", "y")])
+        >>> bounds, fields = texts.whole_fields()
+        >>> bounds.tolist(), list(fields)
+        ([[0, 1], [1, 3], [3, 4]], [('p1', 'title'), ('p1', 'abstract'), ('p2', 'abstract')])
+        """
+        starts = [i for i in range(len(self)) if i == 0 or self._paper[i] != self._paper[i - 1]
+                  or self._field[i] != self._field[i - 1]]
+        bounds = np.empty((len(starts), 2), dtype=np.int64)
+        bounds[:, 0] = starts
+        bounds[:-1, 1] = starts[1:]
+        if len(starts):
+            bounds[-1, 1] = len(self)
+        return bounds, TextFields(self._papers, array("i", (self._paper[i] for i in starts)),
+                                  bytes(self._field[i] for i in starts))
+
     @property
     def pieces(self) -> Sequence[str]:
         """The texts alone, as a sequence read the same way."""
@@ -144,3 +169,27 @@ class _Pieces(Sequence[str]):
         if isinstance(i, slice):
             return [t for t, _ in self._texts[i]]
         return self._texts[i][0]
+
+
+class TextFields(Sequence[tuple[str, str]]):
+    """``(paper id, field)`` of each of a corpus's texts: 5 bytes a text (the paper's index
+    in ``papers``, the field's in :data:`~kg.core.model.FIELDS`); see
+    :meth:`FieldTexts.whole_fields`."""
+
+    def __init__(self, papers: Sequence[Paper], paper: array, field: bytes) -> None:
+        self._papers = papers
+        self._paper = paper
+        self._field = field
+
+    def __len__(self) -> int:
+        return len(self._paper)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, str]: ...
+    @overload
+    def __getitem__(self, i: slice) -> TextFields: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[str, str] | TextFields:
+        if isinstance(i, slice):
+            return TextFields(self._papers, self._paper[i], self._field[i])
+        return self._papers[self._paper[i]].id, FIELDS[self._field[i]]

@@ -669,16 +669,8 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         text_cache.write(cache_to, _CacheRecords(cache, stored, spans))
         cache.clear()  # the kept records are not needed any more: only the spans are
         records.clear()
-    # each field's pieces (a huge field comes in several, one after another)
-    ranges: list[tuple[int, int]] = []
-    fields: list[tuple[str, str]] = []
-    for i in range(len(texts)):
-        pid, field, _offset = texts.where(i)
-        if fields and fields[-1] == (pid, field):
-            ranges[-1] = (ranges[-1][0], i + 1)
-        else:
-            fields.append((pid, field))
-            ranges.append((i, i + 1))
+    # each field's pieces (a huge field comes in several, one after another), in columns
+    ranges, fields = texts.whole_fields()
     # Read no more: where each text is (13 bytes a text) and each text's cache key
     texts.clear()
     keys.clear()
@@ -697,7 +689,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
     return_free_pages()
     found = spans.texts(ranges, fields)
     # huge fields, or all
-    later = [f for f, (a, _) in enumerate(ranges) if not related.has(a)]
+    later = [f for f, a in enumerate(ranges[:, 0].tolist()) if not related.has(a)]
     rest = found.subset(later)
     if not len(rest) and workers.scheduler is None:
         # Local workers each hold a pipeline and would build propagation's matchers again
@@ -716,10 +708,10 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
                                   patterns=relation_patterns, workers=workers):
             by_field[(r.paper, r.field)].append(r)
         for f in later:
-            related.put(ranges[f][0], by_field.pop(fields[f]))
+            related.put(int(ranges[f, 0]), by_field.pop(fields[f]))
     # every field's relations, a field at a time in sorted_relations order (a text's
     # relations are put at its field's first piece)
-    relations = related.relations([a for a, _ in ranges], fields)
+    relations = related.relations(ranges[:, 0].tolist(), fields)
     return KnowledgeGraph(papers={p.id: p for p in papers}, mentions=mentions,
                           concepts=concepts, relations=relations)
 
