@@ -619,8 +619,9 @@ class TermAcceptance:
                     c.label = short
             c.broader = _accepted_broader(c, concepts, ok)
         passing = in_passing(mentions, decisions, concepts, stats)
-        kept = MentionTable(m for m in mentions if m.concept in ok
-                            and not (passing and (m.paper, m.concept) in passing))
+        kept = MentionTable((m for m in mentions if m.concept in ok
+                             and not (passing and (m.paper, m.concept) in passing)),
+                            papers=mentions.papers if isinstance(mentions, MentionTable) else None)
         used = set(kept.column("concept"))
         stack, keep = list(used), set(used)
         while stack:

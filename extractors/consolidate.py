@@ -226,14 +226,14 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
 
     # the candidates come text by text, in the order of ``found``: each text's sentences
     # are read once more (``found`` may be read from a file, one text at a time)
-    mentions = MentionTable()  # (in columns: issue 17)
+    # In columns, surfaces and sentences read from the papers' texts (issue 17): where a
+    # corpus-wide pool of surfaces and the sentences held ~1 KB a paper
+    mentions = MentionTable(papers=by_id)
     pool: dict[str, str] = {}
-    # One object per equal surface for the whole corpus: a corpus says the same terms again
-    # and again (~1 in 4 surfaces is new at 5,000 papers); the table keeps offsets in arrays
-    surfaces: dict[str, str] = {}
     k = 0
     for t, ds in enumerate(found):
         seen: set[tuple[int, int]] = set()
+        pool.clear()  # (the table keeps where a sentence is, not the string)
         starts = [a for a, _ in ds.sents]
         text = by_id[ds.paper].text(ds.field)
         assert cands.texts[t] == (ds.paper, ds.field), "texts read in another order"
@@ -244,15 +244,14 @@ def resolve(found: Sequence[DocSpans], papers: list[Paper], registry: ConceptReg
             if concept is None or (start, end) in seen:
                 continue
             seen.add((start, end))
-            surface = text[start:end]
             mentions.append(Mention(
                 paper=ds.paper, concept=concept, field=ds.field, start=start, end=end,
-                text=surfaces.setdefault(surface, surface),
+                text=text[start:end],
                 sentence=_sentence(text, ds.sents, start, end, starts, pool),
                 extractor=extractor,
             ))
     assert k == len(cands), "candidates out of the order of their texts"
-    del cands, pool, surfaces
+    del cands, pool
     used = set(mentions.column("concept"))
     for cid in used:
         concept = registry.concepts[cid]
@@ -1835,7 +1834,8 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     if stats is not None and propagate_terms and acceptance is not None:
         added = _add_domain_words(stats, registry, concepts, acceptance)
     inner = [m for m in mentions if m.extractor == "nested"]
-    mentions = MentionTable(m for m in mentions if m.extractor != "nested")
+    mentions = MentionTable((m for m in mentions if m.extractor != "nested"),
+                            papers=mentions.papers)
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
                              stats=stats, workers=workers, pipeline=pipeline)

@@ -6,6 +6,8 @@ import dataclasses
 import pickle
 import random
 import sys
+import tracemalloc
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,6 +15,7 @@ from kg.core.model import (
     KnowledgeGraph,
     Mention,
     MentionTable,
+    Paper,
     merge_mentions,
     sort_mentions,
     sorted_mentions,
@@ -113,3 +116,74 @@ def test_passes_that_read_a_table_s_columns_see_what_a_list_gives(seed: int) -> 
             m for m in plain if m.concept in ("c2", "c3")]
     with pytest.raises(ValueError, match="not 'text'"):
         mention_column(tables[0], "text")
+
+
+def _papers_and_mentions(rng: random.Random) -> tuple[dict[str, Paper], list[Mention]]:
+    words = ["graph", "net", "GNNs", "learn", "é", "x", "loss"]
+    papers = {}
+    for pid in "abcd":
+        sentences = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 6))) + "."
+                     for _ in range(rng.randint(1, 4))]
+        papers[pid] = Paper(pid, " ".join(rng.choice(words) for _ in range(3)),
+                            " ".join(sentences))
+    items = []
+    for _ in range(rng.randint(0, 40)):
+        paper = papers[rng.choice("abcd")]
+        field = rng.choice(["title", "abstract"])
+        text = paper.text(field)
+        start = rng.randint(0, len(text))
+        end = rng.randint(start, len(text))
+        a = rng.randint(0, len(text))
+        b = rng.randint(a, len(text))
+        # a surface and a sentence from the text, or not (propagated, or another text's)
+        surface = text[start:end] if rng.random() < 0.8 else f"other {start}"
+        sentence = text[a:b] if rng.random() < 0.8 else f"Another {a}."
+        items.append(Mention(paper.id, rng.choice(["c1", "c2"]), field, start, end, surface,
+                             sentence, rng.choice(["model", "lexicon"]), rng.choice([1.0, 0.5])))
+    return papers, items
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_table_that_reads_its_papers_texts_gives_what_it_was_given(seed: int) -> None:
+    rng = random.Random(seed)
+    papers, items = _papers_and_mentions(rng)
+    _, more = _papers_and_mentions(random.Random(seed + 1000))
+    more = [m for m in more if m.paper in papers and len(m.text) <= 9]
+    table, plain = MentionTable(items, papers=papers), list(items)
+    assert list(table) == plain and table.papers is papers
+    sort_mentions(table)
+    sort_mentions(plain)
+    assert list(merge_mentions(table, more)) == merge_mentions(plain, more)
+    if plain:
+        i = rng.randrange(len(plain))
+        table[i] = plain[i] = rng.choice(items)
+        assert list(table) == plain and table[i] == plain[i] and table[::-1] == plain[::-1]
+    assert list(pickle.loads(pickle.dumps(table))) == plain
+    unsorted = MentionTable(reversed(items), papers=papers)  # (ids out of order: permuted)
+    sort_mentions(unsorted)
+    assert list(unsorted) == sorted_mentions(list(reversed(items)))
+
+
+def test_a_table_that_reads_its_papers_texts_holds_no_copy_of_them() -> None:
+    # surfaces and sentences of a paper's text are kept as bounds in it (issue 17); without
+    # the papers, a string per paper is held for each
+    rng = random.Random(1)
+    papers = {f"p{n}": Paper(f"p{n}", "T", " ".join(str(rng.random()) for _ in range(20)))
+              for n in range(2_000)}
+
+    def mentions() -> Iterator[Mention]:
+        # each with its own copies (made by a pass, or in another process), as they come
+        for p in papers.values():
+            for _ in range(3):
+                yield Mention(p.id, "c", "abstract", 0, 19, p.abstract[:19],
+                              (p.abstract + " ")[:-1], "model")
+
+    def held(**kwargs: object) -> float:
+        tracemalloc.start()
+        table = MentionTable(mentions(), **kwargs)
+        size = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        assert list(table) == list(mentions())
+        return size / len(table)
+
+    assert held(papers=papers) < 60 < 150 < held()

@@ -805,10 +805,17 @@ class MentionTable(Sequence[Mention]):
     What consolidation holds for every mention of a corpus, from the first pass to the
     model it hands on (issue 17: the mentions were the largest thing a build keeps per
     paper). A :class:`Mention` is made each time an item is read: equal to the one stored,
-    not the same object. Strings are kept as the objects given (paper, concept, surface and
-    sentence; a paper's equal surfaces and sentences become one object as rows are added),
-    offsets in arrays, field and extractor as one code per row, scores other than ``1.0``
-    apart. Equal to a list or table of equal mentions in the same order.
+    not the same object. Strings are kept as the objects given (paper, concept and surface;
+    a paper's equal surfaces become one object as rows are added), offsets in arrays, field
+    and extractor as one code per row, scores other than ``1.0`` apart. Equal to a list or
+    table of equal mentions in the same order.
+
+    Given ``papers`` (id → :class:`Paper`), the text read from a paper's field is not kept
+    again: a surface that is the field's ``[start:end]`` is read from the paper when its row
+    is read, and a sentence found in the field is kept as its bounds there (a build's papers
+    keep their texts on disk; surfaces and sentences were ~1 KB a paper, issue 17). Other
+    sentences, and all of them without ``papers``, are kept as strings, one per distinct
+    sentence.
 
     Examples
     --------
@@ -822,16 +829,36 @@ sentence='On RL', extractor='model', score=0.5))
     ['a', 'p']
     >>> ms == sorted_mentions(ms)
     True
+    >>> papers = {"p": Paper("p", "Graphs", "GNNs work. They scale.")}
+    >>> t = MentionTable([Mention("p", "gnn", "abstract", 0, 4, "GNNs", "GNNs work.", "model")],
+    ...                  papers=papers)
+    >>> t[0].sentence, t.papers is papers
+    ('GNNs work.', True)
     """
 
-    __slots__ = ("_papers", "_concepts", "_texts", "_sentences", "_starts", "_ends",
+    __slots__ = ("_papers", "_concepts", "_texts", "_sent_a", "_sent_b", "_literals",
+                 "_literal_codes", "_paper_texts", "_where", "_last_read", "_last_text",
+                 "_starts", "_ends",
                  "_kinds", "_names", "_codes", "_scores", "_pool", "_pool_paper", "_sorted")
 
-    def __init__(self, mentions: Iterable[Mention] = ()) -> None:
+    def __init__(self, mentions: Iterable[Mention] = (), *,
+                 papers: Mapping[str, Paper] | None = None) -> None:
         self._papers: list[str] = []
         self._concepts: list[str] = []
-        self._texts: list[str] = []
-        self._sentences: list[str] = []
+        #: a row's surface, or None: its paper's field's [start:end]
+        self._texts: list[str | None] = []
+        # a row's sentence: its bounds in its paper's field, or (a < 0) the string
+        # ``_literals[-1 - a]``
+        self._sent_a = array("i")
+        self._sent_b = array("i")
+        self._literals: list[str] = []
+        self._literal_codes: dict[str, int] = {}
+        self._paper_texts = papers
+        # the current paper's sentences, (field, sentence) -> bounds (rows come a paper at a
+        # time); the last sentence read, ((paper, field, a, b), sentence)
+        self._where: dict[tuple[str, str], tuple[int, int]] = {}
+        self._last_read: tuple[tuple[str, str, int, int], str] = (("", "", 0, 0), "")
+        self._last_text: tuple[str, str, str] | None = None  # (paper, field, its text)
         self._starts = array("i")
         self._ends = array("i")
         #: per row, the code of its (field, extractor) pair in ``_names``
@@ -856,8 +883,67 @@ sentence='On RL', extractor='model', score=0.5))
     def _shared(self, paper: str, value: str) -> str:
         if paper != self._pool_paper:
             self._pool.clear()
+            self._where.clear()
             self._pool_paper = paper
         return self._pool.setdefault(value, value)
+
+    @property
+    def papers(self) -> Mapping[str, Paper] | None:
+        """The papers whose texts the sentences are read from (``None``: kept as strings)."""
+        return self._paper_texts
+
+    def _literal(self, sentence: str) -> tuple[int, int]:
+        code = self._literal_codes.get(sentence)
+        if code is None:
+            code = self._literal_codes[sentence] = len(self._literals)
+            self._literals.append(sentence)
+        return -1 - code, 0
+
+    def _bounds(self, paper: str, field_name: str, sentence: str) -> tuple[int, int]:
+        """Where row's ``sentence`` is kept (``paper`` is the current one of :meth:`_shared`)."""
+        if self._paper_texts is None:
+            return self._literal(sentence)
+        bounds = self._where.get((field_name, sentence))
+        if bounds is None:
+            # (any place the sentence is at reads back the same string)
+            a = self._field_text(paper, field_name).find(sentence)
+            bounds = (a, a + len(sentence)) if a >= 0 else self._literal(sentence)
+            self._where[(field_name, sentence)] = bounds
+        return bounds
+
+    def _field_text(self, paper: str, field_name: str) -> str:
+        last = self._last_text
+        if last is not None and last[0] == paper and last[1] == field_name:
+            return last[2]
+        assert self._paper_texts is not None
+        text = self._paper_texts[paper].text(field_name)
+        self._last_text = (paper, field_name, text)
+        return text
+
+    def _surface(self, paper: str, field_name: str, start: int, end: int, text: str
+                 ) -> str | None:
+        """What the surface column keeps of a row's ``text``."""
+        if self._paper_texts is not None and 0 <= start <= end and \
+                self._field_text(paper, field_name)[start:end] == text:
+            return None
+        return self._shared(paper, text)
+
+    def _sentence(self, paper: str, field_name: str, a: int, b: int) -> str:
+        if a < 0:
+            return self._literals[-1 - a]
+        key = (paper, field_name, a, b)
+        last = self._last_read
+        if last[0] == key:
+            return last[1]
+        sentence = self._field_text(paper, field_name)[a:b]
+        self._last_read = (key, sentence)
+        return sentence
+
+    def _text(self, i: int, paper: str, field_name: str) -> str:
+        text = self._texts[i]
+        if text is None:
+            return self._field_text(paper, field_name)[self._starts[i]:self._ends[i]]
+        return text
 
     def append(self, m: Mention) -> None:
         """Add ``m`` at the end."""
@@ -866,8 +952,10 @@ sentence='On RL', extractor='model', score=0.5))
         paper = shared(m.paper, m.paper)
         self._papers.append(paper)
         self._concepts.append(m.concept)
-        self._texts.append(shared(paper, m.text))
-        self._sentences.append(shared(paper, m.sentence))
+        self._texts.append(self._surface(paper, m.field, m.start, m.end, m.text))
+        a, b = self._bounds(paper, m.field, m.sentence)
+        self._sent_a.append(a)
+        self._sent_b.append(b)
         self._starts.append(m.start)
         self._ends.append(m.end)
         self._kinds.append(self._code(m.field, m.extractor))
@@ -882,9 +970,11 @@ sentence='On RL', extractor='model', score=0.5))
 
     def _row(self, i: int) -> Mention:
         field_name, extractor = self._names[self._kinds[i]]
-        return _new_mention(self._papers[i], self._concepts[i], field_name, self._starts[i],
-                            self._ends[i], self._texts[i], self._sentences[i], extractor,
-                            self._scores.get(i, 1.0))
+        paper = self._papers[i]
+        return _new_mention(paper, self._concepts[i], field_name, self._starts[i],
+                            self._ends[i], self._text(i, paper, field_name),
+                            self._sentence(paper, field_name, self._sent_a[i], self._sent_b[i]),
+                            extractor, self._scores.get(i, 1.0))
 
     def __len__(self) -> int:
         return len(self._papers)
@@ -894,12 +984,17 @@ sentence='On RL', extractor='model', score=0.5))
 
     def _rows(self, a: int, b: int) -> Iterator[Mention]:
         """Rows ``a:b``, made as they are read from the columns' slices."""
-        names, scores, make = self._names, self._scores, _new_mention
+        names, scores, make, sentence = self._names, self._scores, _new_mention, self._sentence
+        field_text = self._field_text
         rows = zip(self._papers[a:b], self._concepts[a:b], self._starts[a:b], self._ends[a:b],
-                   self._texts[a:b], self._sentences[a:b], self._kinds[a:b], strict=True)
-        for i, (paper, concept, start, end, text, sentence, kind) in enumerate(rows, start=a):
+                   self._texts[a:b], self._sent_a[a:b], self._sent_b[a:b], self._kinds[a:b],
+                   strict=True)
+        for i, (paper, concept, start, end, text, sa, sb, kind) in enumerate(rows, start=a):
             field_name, extractor = names[kind]
-            yield make(paper, concept, field_name, start, end, text, sentence, extractor,
+            if text is None:
+                text = field_text(paper, field_name)[start:end]
+            yield make(paper, concept, field_name, start, end, text,
+                       sentence(paper, field_name, sa, sb), extractor,
                        scores.get(i, 1.0) if scores else 1.0)
 
     @overload
@@ -921,8 +1016,10 @@ sentence='On RL', extractor='model', score=0.5))
         self._sorted = False
         self._papers[i] = m.paper
         self._concepts[i] = m.concept
-        self._texts[i] = m.text
-        self._sentences[i] = m.sentence
+        self._pool_paper = None  # (the current paper's pools are for rows added at the end)
+        self._shared(m.paper, m.paper)
+        self._texts[i] = self._surface(m.paper, m.field, m.start, m.end, m.text)
+        self._sent_a[i], self._sent_b[i] = self._bounds(m.paper, m.field, m.sentence)
         self._starts[i] = m.start
         self._ends[i] = m.end
         self._kinds[i] = self._code(m.field, m.extractor)
@@ -967,11 +1064,12 @@ sentence='On RL', extractor='model', score=0.5))
                 self._ends[i], self._concepts[i])
 
     def _row_values(self, i: int) -> tuple:
-        return (self._papers[i], self._concepts[i], self._texts[i], self._sentences[i],
-                self._starts[i], self._ends[i], self._kinds[i], self._scores.get(i))
+        return (self._papers[i], self._concepts[i], self._texts[i], self._sent_a[i],
+                self._sent_b[i], self._starts[i], self._ends[i], self._kinds[i],
+                self._scores.get(i))
 
     def _set_values(self, i: int, values: tuple) -> None:
-        (self._papers[i], self._concepts[i], self._texts[i], self._sentences[i],
+        (self._papers[i], self._concepts[i], self._texts[i], self._sent_a[i], self._sent_b[i],
          self._starts[i], self._ends[i], self._kinds[i], score) = values
         if score is None:
             self._scores.pop(i, None)
@@ -1010,9 +1108,9 @@ sentence='On RL', extractor='model', score=0.5))
         beside the table, not a second table (a corpus's ids out of order: "p2", "p10")."""
         import numpy as np
 
-        for name in ("_papers", "_concepts", "_texts", "_sentences"):
+        for name in ("_papers", "_concepts", "_texts"):
             setattr(self, name, np.array(getattr(self, name), dtype=object)[order].tolist())
-        for name in ("_starts", "_ends", "_kinds"):
+        for name in ("_sent_a", "_sent_b", "_starts", "_ends", "_kinds"):
             column = getattr(self, name)
             moved = array(column.typecode)
             moved.frombytes(np.asarray(memoryview(column))[order].tobytes())
@@ -1031,7 +1129,7 @@ sentence='On RL', extractor='model', score=0.5))
         their runs between those places moved back from the end, a slice at a time: no
         second table, and a key made per added row, not per row of the table.
         """
-        extra = MentionTable(sorted_mentions(more))
+        extra = MentionTable(sorted_mentions(more), papers=self._paper_texts)
         m, n = len(extra), len(self)
         if not m:
             return
@@ -1039,8 +1137,8 @@ sentence='On RL', extractor='model', score=0.5))
             self.sort()
         places = [bisect.bisect_right(range(n), extra._key(j), key=self._key)
                   for j in range(m)]
-        strings = (self._papers, self._concepts, self._texts, self._sentences)
-        numbers = (self._starts, self._ends, self._kinds)
+        strings = (self._papers, self._concepts, self._texts)
+        numbers = (self._sent_a, self._sent_b, self._starts, self._ends, self._kinds)
         for column in strings:
             column.extend([""] * m)
         for numeric in numbers:
@@ -1057,8 +1155,11 @@ sentence='On RL', extractor='model', score=0.5))
             row = extra._row_values(j)
             field_name, extractor = extra._names[extra._kinds[j]]
             at = a + j
-            (self._papers[at], self._concepts[at], self._texts[at], self._sentences[at],
-             self._starts[at], self._ends[at]) = row[:6]
+            (self._papers[at], self._concepts[at], self._texts[at], sa, sb,
+             self._starts[at], self._ends[at]) = row[:7]
+            # (offsets read the same papers; a string gets this table's code for it)
+            self._sent_a[at], self._sent_b[at] = (sa, sb) if sa >= 0 else self._literal(
+                extra._literals[-1 - sa])
             self._kinds[at] = self._code(field_name, extractor)
             end = a
         scores = {i + bisect.bisect_right(places, i): v for i, v in self._scores.items()}
