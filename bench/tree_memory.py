@@ -1,7 +1,7 @@
 """Peak memory of a command and every process it starts: PSS summed over the tree.
 
     python bench/tree_memory.py LOG -- python -m kg build CORPUS -o OUT
-    python bench/tree_memory.py LOG --every 0.5 -- CMD ...
+    python bench/tree_memory.py --every 0.5 LOG -- CMD ...
 
 Runs ``CMD`` and samples, every ``--every`` seconds, the proportional set size (PSS) of it
 and of every descendant (extraction workers, the forked writers): PSS divides a page shared

@@ -18,6 +18,7 @@ import hashlib
 import os
 import socket
 import sys
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from extractors.relations import find_relations, sorted_relations
 from extractors.span_file import SpanFile
 from extractors.span_model import LABEL_TO_TYPE, MODEL_DIR, trim_edges
 from extractors.termhood import CorpusStats
-from extractors.text_cache import TextRecord
+from extractors.text_cache import CacheKeys, TextRecord
 from extractors.tokenizer_warmup import frequent_chunks, warm_tokenizer
 from extractors.workers import Workers, default_workers, sendable
 from kg.core.collect import fewer_collections, return_free_pages
@@ -62,6 +63,7 @@ __all__ = [
     "WORKER_CHUNK",
     "base_pipeline",
     "build_registry",
+    "cache_digest",
     "cache_key",
     "chunks",
     "corpus_relations",
@@ -304,7 +306,12 @@ def pipeline_fingerprint() -> str:
 
 def cache_key(text: str, fingerprint: str) -> str:
     """Key of ``text``'s span-model output: a hash of the model's fingerprint and the text."""
-    return hashlib.sha1(f"{fingerprint}\0{text}".encode()).hexdigest()
+    return cache_digest(text, fingerprint).hex()
+
+
+def cache_digest(text: str, fingerprint: str) -> bytes:
+    """:func:`cache_key` as bytes (what :class:`~extractors.text_cache.CacheKeys` holds)."""
+    return hashlib.sha1(f"{fingerprint}\0{text}".encode()).digest()
 
 
 def build_registry(papers: list[Paper], lexicons: Iterable[str | Path] = ()) -> ConceptRegistry:
@@ -558,10 +565,10 @@ def extract_corpus(
     # what a text yields apart from the concept matcher depends on the text alone
     model_names = [n for n in ("tok2vec", "ner") if n in nlp.pipe_names]
     records = _KeptRecords({}, [])
-    keys: list[str] = []
+    keys = CacheKeys()
     if cache is not None and model_names:
         fingerprint = model_fingerprint(model_dir) + pipeline_fingerprint()
-        keys = [cache_key(text, fingerprint) for text, _ in texts]
+        keys = CacheKeys(cache_digest(text, fingerprint) for text, _ in texts)
         records = _KeptRecords(cache, keys)
     if workers is None:
         workers = default_workers(len(texts), MULTIPROCESS_MIN_TEXTS)
@@ -595,7 +602,7 @@ def extract_corpus(
 
 def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                   nlp: Language, spec: PipelineSpec | None, texts: FieldTexts,
-                  records: _KeptRecords, keys: list[str],
+                  records: _KeptRecords, keys: CacheKeys,
                   cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None, *,
                   progress: bool, batch_size: int,
                   nested: str, propagate_terms: bool, acceptance: TermAcceptance | None,
@@ -624,7 +631,7 @@ def _extract_with(workers: Workers, papers: list[Paper], registry: ConceptRegist
 
 def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistry,
                  nlp: Language, spec: PipelineSpec | None, texts: FieldTexts,
-                 records: _KeptRecords, keys: list[str],
+                 records: _KeptRecords, keys: CacheKeys,
                  cache: MutableMapping[str, TextRecord] | None, cache_to: Path | None,
                  spans: SpanFile, related: RelationFile, *, progress: bool,
                  batch_size: int, nested: str, propagate_terms: bool,
@@ -640,7 +647,9 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
 
         bar = tqdm(total=len(texts), unit="text", desc="extracting", leave=False)
     stats = None
-    stored: dict[str, int] = {}  # cache_to: new records read back from the span file
+    # cache_to: the texts whose new records are read back from the span file (an index
+    # each while extracting, not a key string and a dict entry: issue 17)
+    stored = array("i")
     found_relations = None
     for i, ds, record, found_relations in _extract(workers, nlp, spec, texts, records,
                                                    batch_size, early, papers):
@@ -650,7 +659,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
             record = spans_record(ds)  # a fresh text at offset 0 (_run_chunk)
         if keys and cache is not None and record is not None:
             if cache_to is not None and not texts.where(i)[2]:
-                stored[keys[i]] = i  # the record is piece i's spans (spans_record)
+                stored.append(i)  # the record is piece i's spans (spans_record)
             else:
                 cache[keys[i]] = record
         spans.put(i, ds)
@@ -663,10 +672,10 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         bar.close()
         print(f"kg: resolving terms across {len(papers)} papers", file=sys.stderr, flush=True)
     if keys and cache is not None:  # forget texts that are gone
-        for k in set(cache) - set(keys):
+        for k in [k for k in cache if k not in keys]:
             del cache[k]
     if cache is not None and cache_to is not None:
-        text_cache.write(cache_to, _CacheRecords(cache, stored, spans))
+        text_cache.write(cache_to, _CacheRecords(cache, {keys[i]: i for i in stored}, spans))
         cache.clear()  # the kept records are not needed any more: only the spans are
         records.clear()
     # each field's pieces (a huge field comes in several, one after another), in columns
@@ -721,7 +730,7 @@ class _KeptRecords(Mapping[int, TextRecord]):
     when asked for (a build's :class:`~extractors.text_cache.TextCache` reads it from its
     files: the records of a whole corpus are not held at once)."""
 
-    def __init__(self, cache: Mapping[str, TextRecord], keys: list[str]) -> None:
+    def __init__(self, cache: Mapping[str, TextRecord], keys: Sequence[str]) -> None:
         self._cache = cache
         self._keys = {i: k for i, k in enumerate(keys) if k in cache}
 

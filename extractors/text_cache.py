@@ -22,16 +22,16 @@ import json
 import os
 import sys
 import weakref
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
 
 from kg.core.errors import Messages
 from kg.core.layout import CACHE, TOKENS
 
-__all__ = ["TextCache", "TextRecord", "VERSION", "read", "write"]
+__all__ = ["CacheKeys", "TextCache", "TextRecord", "VERSION", "read", "write"]
 
 #: Bump when what is kept per text changes: older caches are then ignored.
 VERSION = 4
@@ -223,3 +223,60 @@ def _tokens_header(rows: int) -> bytes:
         "descr": np.lib.format.dtype_to_descr(np.dtype(np.int32)),
         "fortran_order": False, "shape": (rows, 2)})
     return f.getvalue()
+
+
+#: Bytes of a cache key's digest (SHA-1).
+_DIGEST = 20
+
+
+class CacheKeys(Sequence[str]):
+    """The cache keys of a corpus's texts, in order: each its digest's hex string when read.
+
+    A build computes a key per text before extracting and holds them until the cache is
+    written: 20 bytes a text here, where a list of hex strings took ~97 (issue 17).
+    Membership is a binary search in the sorted digests (sorted when first asked).
+
+    >>> keys = CacheKeys([bytes(range(20)), bytes(20)])
+    >>> len(keys), keys[1], "00" * 20 in keys, "ff" * 20 in keys, list(keys)[0][:6]
+    (2, '0000000000000000000000000000000000000000', True, False, '000102')
+    """
+
+    def __init__(self, digests: Iterable[bytes] = ()) -> None:
+        self._digests = bytearray()
+        for d in digests:
+            if len(d) != _DIGEST:
+                raise ValueError(f"a cache key's digest is {_DIGEST} bytes, not {len(d)}")
+            self._digests += d
+        self._sorted: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self._digests) // _DIGEST
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        i = range(len(self))[i]
+        return self._digests[_DIGEST * i:_DIGEST * (i + 1)].hex()
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str) or len(key) != 2 * _DIGEST:
+            return False
+        try:
+            digest = bytes.fromhex(key)
+        except ValueError:
+            return False
+        if self._sorted is None:
+            self._sorted = np.sort(np.frombuffer(bytes(self._digests), dtype=f"S{_DIGEST}"))
+        at = int(np.searchsorted(self._sorted, digest))
+        # (an item of numpy's S dtype comes without its trailing NUL bytes)
+        return at < len(self._sorted) and self._sorted[at].ljust(_DIGEST, b"\0") == digest
+
+    def clear(self) -> None:
+        """Forget every key."""
+        self._digests = bytearray()
+        self._sorted = None

@@ -107,3 +107,21 @@ def test_a_cache_of_another_version_or_damaged_is_empty(written, damage, capsys)
     cache = text_cache.read(out)
     assert isinstance(cache, TextCache) and len(cache) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_corpus_s_cache_keys_are_its_texts_keys_at_20_bytes_a_text() -> None:
+    # a build holds a key per text while it extracts (issue 17: a hex string each, ~97 bytes)
+    from extractors.pipeline import cache_digest, cache_key
+
+    texts = [f"Text number {n}." for n in range(20_000)]
+    tracemalloc.start()
+    keys = text_cache.CacheKeys(cache_digest(t, "fp") for t in texts)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert held / len(texts) < 25
+    plain = [cache_key(t, "fp") for t in texts]
+    assert list(keys) == plain and keys[-1] == plain[-1] and keys[5:7] == plain[5:7]
+    assert all(k in keys for k in plain[::97])
+    assert cache_key("Another text.", "fp") not in keys and "not a key" not in keys
+    with pytest.raises(ValueError, match="20 bytes"):
+        text_cache.CacheKeys([b"short"])
