@@ -45,6 +45,9 @@ MAX_TEXT_CHARS = 500_000
 YEARS = (1000, 2999)
 #: The fields a record may give: a JSON object or CSV header naming one twice is refused.
 FIELDS = ("id", "title", "abstract", "keywords", "venue", "year", "url")
+#: One object per year: a corpus's papers share a few years (an int each was ~28 bytes a
+#: paper, issue 17)
+_YEAR_OBJECTS: dict[int, int] = {}
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 
 
@@ -135,7 +138,7 @@ def _year(value: object, path: Path, where: str) -> int | None:
     if year is None or not YEARS[0] <= year <= YEARS[1]:
         raise InputError(str(path), where, Messages.BAD_FIELD_TYPE.format(
             field="year", expected=f"a year from {YEARS[0]} to {YEARS[1]}", got=repr(value)))
-    return year
+    return _YEAR_OBJECTS.setdefault(year, year)
 
 
 def paper_from_record(rec: dict, path: Path, where: str, default_id: str) -> Paper:
@@ -155,7 +158,8 @@ def paper_from_record(rec: dict, path: Path, where: str, default_id: str) -> Pap
         title=title or derive_title(abstract),
         abstract=abstract,
         keywords=_keywords(rec.get("keywords"), path, where),
-        venue=optional["venue"],
+        # (one string per venue: a corpus names a few, again and again)
+        venue=None if optional["venue"] is None else sys.intern(optional["venue"]),
         year=_year(rec.get("year"), path, where),
         url=optional["url"],
         title_derived=not title,
