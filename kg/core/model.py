@@ -1137,7 +1137,7 @@ sentence='On RL', extractor='model', score=0.5))
             self.sort()
         places = [bisect.bisect_right(range(n), extra._key(j), key=self._key)
                   for j in range(m)]
-        strings = (self._papers, self._concepts, self._texts)
+        strings: tuple[list, ...] = (self._papers, self._concepts, self._texts)
         numbers = (self._sent_a, self._sent_b, self._starts, self._ends, self._kinds)
         for column in strings:
             column.extend([""] * m)
