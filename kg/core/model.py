@@ -880,11 +880,15 @@ sentence='On RL', extractor='model', score=0.5))
             self._names.append((field_name, extractor))
         return code
 
-    def _shared(self, paper: str, value: str) -> str:
+    def _enter(self, paper: str) -> None:
+        """Make ``paper`` the one whose strings and sentences the pools hold."""
         if paper != self._pool_paper:
             self._pool.clear()
             self._where.clear()
             self._pool_paper = paper
+
+    def _shared(self, paper: str, value: str) -> str:
+        self._enter(paper)
         return self._pool.setdefault(value, value)
 
     @property
@@ -923,8 +927,9 @@ sentence='On RL', extractor='model', score=0.5))
     def _surface(self, paper: str, field_name: str, start: int, end: int, text: str
                  ) -> str | None:
         """What the surface column keeps of a row's ``text``."""
-        if self._paper_texts is not None and 0 <= start <= end and \
-                self._field_text(paper, field_name)[start:end] == text:
+        # (compared in place: no slice made per row added)
+        if self._paper_texts is not None and start >= 0 and end - start == len(text) and \
+                self._field_text(paper, field_name).startswith(text, start):
             return None
         return self._shared(paper, text)
 
@@ -1016,8 +1021,7 @@ sentence='On RL', extractor='model', score=0.5))
         self._sorted = False
         self._papers[i] = m.paper
         self._concepts[i] = m.concept
-        self._pool_paper = None  # (the current paper's pools are for rows added at the end)
-        self._shared(m.paper, m.paper)
+        self._enter(m.paper)  # (the pools are per paper: a row of another paper empties them)
         self._texts[i] = self._surface(m.paper, m.field, m.start, m.end, m.text)
         self._sent_a[i], self._sent_b[i] = self._bounds(m.paper, m.field, m.sentence)
         self._starts[i] = m.start
