@@ -402,7 +402,10 @@ def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
                                        model=model, patterns=patterns)
             # a text at offset 0 sends its record as its spans (spans_record): not twice
             out.append((i, ds, record if texts[i][1][2] else None, found))
-        return out
+    # what the chunk's docs held (arrays, long strings: blocks of the C heap) back to the
+    # system: kept by glibc, a worker's memory stays at the largest chunk it has seen
+    return_free_pages()
+    return out
 
 
 def _extract_task(spec: PipelineSpec, chunk: _Chunk) -> list[_Extracted]:
@@ -655,6 +658,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
                                                    batch_size, early, papers):
         if stats is None and workers.parallel:  # here, while the workers extract
             stats = CorpusStats.of(papers)
+            return_free_pages()  # (the texts it read, and its counting's temporaries)
         if record is None and i not in records and not texts.where(i)[2]:
             record = spans_record(ds)  # a fresh text at offset 0 (_run_chunk)
         if keys and cache is not None and record is not None:
@@ -709,6 +713,7 @@ def _consolidate(workers: Workers, papers: list[Paper], registry: ConceptRegistr
         propagate_terms=propagate_terms, acceptance=acceptance, rejected=rejected,
         stats=CorpusStats.of(papers) if stats is None else stats, workers=workers,
         pipeline=spec.pipeline if spec else None)
+    return_free_pages()  # (resolution's last temporaries)
     if len(rest):
         # few (huge fields; or every field when the relation model does not run with
         # extraction): grouped by field into the file, with the others

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from extractors import text_cache
-from kg.core.collect import fewer_collections, release_free_memory
+from kg.core.collect import fewer_collections, release_free_memory, return_free_pages
 from kg.core.errors import Messages, OutputError
 from kg.core.layout import MANIFEST, MODEL, MODEL_DB, PAGE, STORE, TURTLE
 from kg.core.model import KnowledgeGraph
@@ -284,6 +284,7 @@ def _extract(inputs: ReadReport | Callable[[], ReadReport], out: Path, tmp: Path
                            cache_to=tmp if cache is not None else None, workers=workers,
                            scheduler=scheduler, relations_on_disk=True, papers_on_disk=True)
     link_graph(graph)  # relations between spans → between the concepts the graph kept
+    return_free_pages()  # (each phase's temporaries: as between resolution's passes)
     if page:
         from visualizations.views import default_page
 
@@ -292,6 +293,7 @@ def _extract(inputs: ReadReport | Callable[[], ReadReport], out: Path, tmp: Path
         except OSError as e:  # as the other outputs' errors (build)
             raise OutputError(Messages.OUT_NOT_WRITABLE.format(out=out, detail=_os_detail(e))
                               ) from None
+        return_free_pages()
     return graph, paper_link_count(graph)
 
 
