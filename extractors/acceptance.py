@@ -597,12 +597,14 @@ class TermAcceptance:
     def apply(self, concepts: Mapping[str, Concept], mentions: Sequence[Mention],
               votes: Mapping[str, Counter[str]] | None = None, *,
               vocabulary: Mapping[str, Concept] | None = None,
-              stats: CorpusStats | None = None,
+              stats: CorpusStats | None = None, in_place: bool = False,
               ) -> tuple[MentionTable, dict[str, Concept], dict[str, Decision]]:
         """The accepted mentions and concepts (with accepted ancestors), and every decision.
 
         Concepts are updated in place: model-only and acronym datasets that are not datasets are
-        retyped, and broader links skip rejected concepts.
+        retyped, and broader links skip rejected concepts. With ``in_place``, ``mentions``
+        (a :class:`~kg.core.model.MentionTable`) keeps only the accepted ones and is returned
+        as they, not copied.
         """
         decisions = self.decide(concepts, mentions, vocabulary=vocabulary, stats=stats)
         ok = {cid for cid, d in decisions.items() if d.accepted}
@@ -619,9 +621,16 @@ class TermAcceptance:
                     c.label = short
             c.broader = _accepted_broader(c, concepts, ok)
         passing = in_passing(mentions, decisions, concepts, stats)
-        kept = MentionTable((m for m in mentions if m.concept in ok
-                             and not (passing and (m.paper, m.concept) in passing)),
-                            papers=mentions.papers if isinstance(mentions, MentionTable) else None)
+
+        def accepted(m: Mention) -> bool:
+            return m.concept in ok and not (passing and (m.paper, m.concept) in passing)
+
+        if in_place and isinstance(mentions, MentionTable):
+            mentions.keep(map(accepted, mentions))
+            kept = mentions
+        else:
+            kept = MentionTable(filter(accepted, mentions), papers=mentions.papers
+                                if isinstance(mentions, MentionTable) else None)
         used = set(kept.column("concept"))
         stack, keep = list(used), set(used)
         while stack:

@@ -1840,8 +1840,7 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     if stats is not None and propagate_terms and acceptance is not None:
         added = _add_domain_words(stats, registry, concepts, acceptance)
     inner = [m for m in mentions if m.extractor == "nested"]
-    mentions = MentionTable((m for m in mentions if m.extractor != "nested"),
-                            papers=mentions.papers)
+    mentions.keep(m.extractor != "nested" for m in mentions)
     return_free_pages()
     if propagate_terms:
         mentions = propagate(found, papers, mentions, concepts, tokenizer, nested=nested,
@@ -1857,8 +1856,10 @@ def resolve_corpus(found: Sequence[DocSpans], papers: list[Paper], registry: Con
     if acceptance is None:
         return mentions, concepts
     lexicon = {cid: c for cid, c in registry.concepts.items() if c.origin == "lexicon"}
+    # (in place where the rejected mentions are not wanted: no second table of them)
     kept, accepted, decisions = acceptance.apply(concepts, mentions, votes,
-                                                 vocabulary=lexicon, stats=stats)
+                                                 vocabulary=lexicon, stats=stats,
+                                                 in_place=rejected is None)
     return_free_pages()
     # what the filter left out: rejected concepts, and accepted ones where a paper only
     # names them in passing (acceptance.in_passing)

@@ -164,6 +164,26 @@ def test_a_table_that_reads_its_papers_texts_gives_what_it_was_given(seed: int) 
     assert list(unsorted) == sorted_mentions(list(reversed(items)))
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_keeping_some_rows_gives_what_a_filtered_list_gives(seed: int) -> None:
+    rng = random.Random(seed)
+    papers, items = _papers_and_mentions(rng)
+    table = MentionTable(items, papers=papers) if seed % 2 else MentionTable(items)
+    if seed % 3:
+        sort_mentions(table)
+        items = sorted_mentions(items)
+    flags = [rng.random() < 0.6 for _ in items]
+    table.keep(flags)
+    kept = [m for m, f in zip(items, flags, strict=True) if f]
+    assert list(table) == kept and len(table) == len(kept)
+    more = [m for m in _papers_and_mentions(random.Random(seed + 7))[1] if m.paper in papers
+            and len(m.text) <= 9]
+    # still in order where it was: a merge gives what one into the filtered list gives
+    assert list(merge_mentions(table, more)) == merge_mentions(kept, more)
+    with pytest.raises(ValueError, match="flags for a table"):
+        table.keep([True])
+
+
 def test_a_table_that_reads_its_papers_texts_holds_no_copy_of_them() -> None:
     # surfaces and sentences of a paper's text are kept as bounds in it (issue 17); without
     # the papers, a string per paper is held for each

@@ -1124,6 +1124,35 @@ sentence='On RL', extractor='model', score=0.5))
             where[order] = np.arange(len(order))  # each row's new place
             self._scores = {int(where[i]): score for i, score in self._scores.items()}
 
+    def keep(self, flags: Iterable[object]) -> None:
+        """Keep the rows whose flag is true, in their order; drop the others. In place, a
+        column at a time: no second table beside this one (a filter that made one held
+        both, the corpus's mentions twice over, issue 17).
+
+        >>> ms = MentionTable([Mention(p, "c", "abstract", 0, 1, "x", "x", "model", s)
+        ...                    for p, s in (("a", 1.0), ("b", 0.5), ("c", 0.25))])
+        >>> ms.keep([False, True, True])
+        >>> [(m.paper, m.score) for m in ms]
+        [('b', 0.5), ('c', 0.25)]
+        """
+        import numpy as np
+
+        kept_rows = bytes(bool(f) for f in flags)  # (a byte a row)
+        if len(kept_rows) != len(self):
+            raise ValueError(f"{len(kept_rows)} flags for a table of {len(self)} rows")
+        mask = np.frombuffer(kept_rows, dtype=np.bool_)
+        for name in ("_papers", "_concepts", "_texts"):
+            setattr(self, name, list(itertools.compress(getattr(self, name), kept_rows)))
+        for name in ("_sent_a", "_sent_b", "_starts", "_ends", "_kinds"):
+            column = getattr(self, name)
+            kept = array(column.typecode)
+            kept.frombytes(np.asarray(memoryview(column))[mask].tobytes())
+            setattr(self, name, kept)
+        if self._scores:
+            place = np.cumsum(mask) - 1  # each kept row's new place
+            self._scores = {int(place[i]): v for i, v in self._scores.items() if mask[i]}
+        # (a subsequence of rows in order is in order: _sorted stays as it was)
+
     def merge(self, more: Iterable[Mention]) -> None:
         """Add ``more`` in place, in :func:`sorted_mentions`' order (as
         :func:`merge_mentions` does to a list).
