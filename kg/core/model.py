@@ -798,17 +798,59 @@ def sort_mentions(mentions: list[Mention] | MentionTable) -> None:
         a = b
 
 
+#: A :class:`MentionTable`'s columns of numbers (arrays), one value a row.
+_NUMERIC_COLUMNS = ("_papers", "_concepts", "_sent_a", "_sent_b", "_starts", "_ends", "_kinds")
+
+
+class _Column(Sequence[str]):
+    """A :class:`MentionTable` column of strings as a sequence: each row's code read as its
+    string (no list of them made). Equal to a list or column of the same strings."""
+
+    __slots__ = ("_codes", "_names")
+
+    def __init__(self, codes: array, names: list[str]) -> None:
+        self._codes, self._names = codes, names
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self._names[c] for c in self._codes[index]]
+        return self._names[self._codes[index]]
+
+    def __iter__(self) -> Iterator[str]:
+        return map(self._names.__getitem__, self._codes)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (_Column, list)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 class MentionTable(Sequence[Mention]):
-    """Mentions kept in columns: ~42 bytes each, where a list of :class:`Mention` objects
-    takes ~110 (the object and its slot in the list).
+    """Mentions kept in columns: ~26 bytes each (and each distinct paper and concept id
+    once), where a list of :class:`Mention` objects takes ~110 (the object and its slot in
+    the list).
 
     What consolidation holds for every mention of a corpus, from the first pass to the
     model it hands on (issue 17: the mentions were the largest thing a build keeps per
     paper). A :class:`Mention` is made each time an item is read: equal to the one stored,
-    not the same object. Strings are kept as the objects given (paper, concept and surface;
-    a paper's equal surfaces become one object as rows are added), offsets in arrays, field
-    and extractor as one code per row, scores other than ``1.0`` apart. Equal to a list or
-    table of equal mentions in the same order.
+    not the same object. Paper and concept are kept as the codes of their ids, offsets in
+    arrays, field and extractor as one code per row; surfaces (a paper's equal ones one
+    object) and scores other than ``1.0`` apart, for the rows that have them. Equal to a
+    list or table of equal mentions in the same order.
 
     Given ``papers`` (id → :class:`Paper`), the text read from a paper's field is not kept
     again: a surface that is the field's ``[start:end]`` is read from the paper when its row
@@ -836,17 +878,22 @@ sentence='On RL', extractor='model', score=0.5))
     ('GNNs work.', True)
     """
 
-    __slots__ = ("_papers", "_concepts", "_texts", "_sent_a", "_sent_b", "_literals",
-                 "_literal_codes", "_paper_texts", "_where", "_last_read", "_last_text",
-                 "_starts", "_ends",
+    __slots__ = ("_papers", "_concepts", "_ids", "_id_codes", "_texts", "_sent_a", "_sent_b",
+                 "_literals", "_literal_codes", "_paper_texts", "_where", "_last_read",
+                 "_last_text", "_starts", "_ends",
                  "_kinds", "_names", "_codes", "_scores", "_pool", "_pool_paper", "_sorted")
 
     def __init__(self, mentions: Iterable[Mention] = (), *,
                  papers: Mapping[str, Paper] | None = None) -> None:
-        self._papers: list[str] = []
-        self._concepts: list[str] = []
-        #: a row's surface, or None: its paper's field's [start:end]
-        self._texts: list[str | None] = []
+        # a row's paper and concept: the codes of their ids in ``_ids`` (4 bytes a row each,
+        # not a reference of 8)
+        self._papers = array("i")
+        self._concepts = array("i")
+        self._ids: list[str] = []
+        self._id_codes: dict[str, int] = {}
+        #: the rows whose surface is not their paper's field's [start:end], and it (a build's
+        #: have none: a reference a row, None, was 8 bytes)
+        self._texts: dict[int, str] = {}
         # a row's sentence: its bounds in its paper's field, or (a < 0) the string
         # ``_literals[-1 - a]``
         self._sent_a = array("i")
@@ -872,6 +919,13 @@ sentence='On RL', extractor='model', score=0.5))
         #: known to be in sorted_mentions' order (sorted or merged into since last changed)
         self._sorted = False
         self.extend(mentions)
+
+    def _id_code(self, name: str) -> int:
+        code = self._id_codes.get(name)
+        if code is None:
+            code = self._id_codes[name] = len(self._ids)
+            self._ids.append(name)
+        return code
 
     def _code(self, field_name: str, extractor: str) -> int:
         code = self._codes.get((field_name, extractor))
@@ -945,7 +999,7 @@ sentence='On RL', extractor='model', score=0.5))
         return sentence
 
     def _text(self, i: int, paper: str, field_name: str) -> str:
-        text = self._texts[i]
+        text = self._texts.get(i)
         if text is None:
             return self._field_text(paper, field_name)[self._starts[i]:self._ends[i]]
         return text
@@ -953,11 +1007,14 @@ sentence='On RL', extractor='model', score=0.5))
     def append(self, m: Mention) -> None:
         """Add ``m`` at the end."""
         self._sorted = False
-        shared = self._shared
-        paper = shared(m.paper, m.paper)
-        self._papers.append(paper)
-        self._concepts.append(m.concept)
-        self._texts.append(self._surface(paper, m.field, m.start, m.end, m.text))
+        paper = m.paper
+        self._enter(paper)
+        row = len(self._papers)
+        self._papers.append(self._id_code(paper))
+        self._concepts.append(self._id_code(m.concept))
+        text = self._surface(paper, m.field, m.start, m.end, m.text)
+        if text is not None:
+            self._texts[row] = text
         a, b = self._bounds(paper, m.field, m.sentence)
         self._sent_a.append(a)
         self._sent_b.append(b)
@@ -965,7 +1022,7 @@ sentence='On RL', extractor='model', score=0.5))
         self._ends.append(m.end)
         self._kinds.append(self._code(m.field, m.extractor))
         if type(m.score) is not float or m.score != 1.0:  # (an int 1 stays an int)
-            self._scores[len(self._papers) - 1] = m.score
+            self._scores[row] = m.score
 
     def extend(self, mentions: Iterable[Mention]) -> None:
         """Add ``mentions`` at the end, in their order."""
@@ -975,8 +1032,8 @@ sentence='On RL', extractor='model', score=0.5))
 
     def _row(self, i: int) -> Mention:
         field_name, extractor = self._names[self._kinds[i]]
-        paper = self._papers[i]
-        return _new_mention(paper, self._concepts[i], field_name, self._starts[i],
+        paper = self._ids[self._papers[i]]
+        return _new_mention(paper, self._ids[self._concepts[i]], field_name, self._starts[i],
                             self._ends[i], self._text(i, paper, field_name),
                             self._sentence(paper, field_name, self._sent_a[i], self._sent_b[i]),
                             extractor, self._scores.get(i, 1.0))
@@ -990,12 +1047,13 @@ sentence='On RL', extractor='model', score=0.5))
     def _rows(self, a: int, b: int) -> Iterator[Mention]:
         """Rows ``a:b``, made as they are read from the columns' slices."""
         names, scores, make, sentence = self._names, self._scores, _new_mention, self._sentence
-        field_text = self._field_text
+        field_text, ids, texts = self._field_text, self._ids, self._texts
         rows = zip(self._papers[a:b], self._concepts[a:b], self._starts[a:b], self._ends[a:b],
-                   self._texts[a:b], self._sent_a[a:b], self._sent_b[a:b], self._kinds[a:b],
-                   strict=True)
-        for i, (paper, concept, start, end, text, sa, sb, kind) in enumerate(rows, start=a):
+                   self._sent_a[a:b], self._sent_b[a:b], self._kinds[a:b], strict=True)
+        for i, (p, c, start, end, sa, sb, kind) in enumerate(rows, start=a):
             field_name, extractor = names[kind]
+            paper, concept = ids[p], ids[c]
+            text = texts.get(i) if texts else None
             if text is None:
                 text = field_text(paper, field_name)[start:end]
             yield make(paper, concept, field_name, start, end, text,
@@ -1019,10 +1077,14 @@ sentence='On RL', extractor='model', score=0.5))
     def __setitem__(self, index: int, m: Mention) -> None:
         i = range(len(self))[index]
         self._sorted = False
-        self._papers[i] = m.paper
-        self._concepts[i] = m.concept
+        self._papers[i] = self._id_code(m.paper)
+        self._concepts[i] = self._id_code(m.concept)
         self._enter(m.paper)  # (the pools are per paper: a row of another paper empties them)
-        self._texts[i] = self._surface(m.paper, m.field, m.start, m.end, m.text)
+        text = self._surface(m.paper, m.field, m.start, m.end, m.text)
+        if text is None:
+            self._texts.pop(i, None)
+        else:
+            self._texts[i] = text
         self._sent_a[i], self._sent_b[i] = self._bounds(m.paper, m.field, m.sentence)
         self._starts[i] = m.start
         self._ends[i] = m.end
@@ -1052,9 +1114,9 @@ sentence='On RL', extractor='model', score=0.5))
         ['rl']
         """
         if name == "paper":
-            return self._papers
+            return _Column(self._papers, self._ids)
         if name == "concept":
-            return self._concepts
+            return _Column(self._concepts, self._ids)
         raise ValueError(f"a mention table's columns are 'paper' and 'concept', not {name!r}")
 
     def _replace_by(self, other: MentionTable) -> None:
@@ -1064,21 +1126,23 @@ sentence='On RL', extractor='model', score=0.5))
 
     def _key(self, i: int) -> tuple[str, bool, int, int, str]:
         """Row ``i``'s :func:`sorted_mentions` key (no :class:`Mention` made)."""
-        return (self._papers[i], self._names[self._kinds[i]][0] != "title", self._starts[i],
-                self._ends[i], self._concepts[i])
+        ids = self._ids
+        return (ids[self._papers[i]], self._names[self._kinds[i]][0] != "title",
+                self._starts[i], self._ends[i], ids[self._concepts[i]])
 
     def _row_values(self, i: int) -> tuple:
-        return (self._papers[i], self._concepts[i], self._texts[i], self._sent_a[i],
+        return (self._papers[i], self._concepts[i], self._texts.get(i), self._sent_a[i],
                 self._sent_b[i], self._starts[i], self._ends[i], self._kinds[i],
                 self._scores.get(i))
 
     def _set_values(self, i: int, values: tuple) -> None:
-        (self._papers[i], self._concepts[i], self._texts[i], self._sent_a[i], self._sent_b[i],
+        (self._papers[i], self._concepts[i], text, self._sent_a[i], self._sent_b[i],
          self._starts[i], self._ends[i], self._kinds[i], score) = values
-        if score is None:
-            self._scores.pop(i, None)
-        else:
-            self._scores[i] = score
+        for sparse, value in ((self._texts, text), (self._scores, score)):
+            if value is None:
+                sparse.pop(i, None)
+            else:
+                sparse[i] = value
 
     def sort(self) -> None:
         """Sort in place into :func:`sorted_mentions`' order.
@@ -1087,16 +1151,21 @@ sentence='On RL', extractor='model', score=0.5))
         a time where they are; others are first ordered stably by paper, a column at a time
         (:meth:`_permute`: no second table).
         """
-        papers = self._papers
+        papers = self.column("paper")
         if any(a > b for a, b in itertools.pairwise(papers)):
             import numpy as np  # (~0.1 s to import: only where a table is out of paper order)
 
-            self._permute(np.argsort(np.array(papers, dtype=object), kind="stable"))
-            papers = self._papers
-        a, n = 0, len(papers)
+            # each row's paper id's rank among the ids: the codes ordered as the ids are
+            rank = np.empty(len(self._ids), dtype=np.int64)
+            rank[np.argsort(np.array(self._ids, dtype=object), kind="stable")] = np.arange(
+                len(self._ids))
+            self._permute(np.argsort(rank[np.asarray(memoryview(self._papers))],
+                                     kind="stable"))
+        codes = self._papers  # (a paper's rows: a run of its code)
+        a, n = 0, len(codes)
         while a < n:
             b = a + 1
-            while b < n and papers[b] == papers[a]:
+            while b < n and codes[b] == codes[a]:
                 b += 1
             if b - a > 1:
                 rows = sorted(range(a, b), key=self._key)
@@ -1112,17 +1181,16 @@ sentence='On RL', extractor='model', score=0.5))
         beside the table, not a second table (a corpus's ids out of order: "p2", "p10")."""
         import numpy as np
 
-        for name in ("_papers", "_concepts", "_texts"):
-            setattr(self, name, np.array(getattr(self, name), dtype=object)[order].tolist())
-        for name in ("_sent_a", "_sent_b", "_starts", "_ends", "_kinds"):
+        for name in _NUMERIC_COLUMNS:
             column = getattr(self, name)
             moved = array(column.typecode)
             moved.frombytes(np.asarray(memoryview(column))[order].tobytes())
             setattr(self, name, moved)
-        if self._scores:
+        if self._scores or self._texts:
             where = np.empty_like(order)
             where[order] = np.arange(len(order))  # each row's new place
             self._scores = {int(where[i]): score for i, score in self._scores.items()}
+            self._texts = {int(where[i]): text for i, text in self._texts.items()}
 
     def keep(self, flags: Iterable[object]) -> None:
         """Keep the rows whose flag is true, in their order; drop the others. In place, a
@@ -1141,16 +1209,15 @@ sentence='On RL', extractor='model', score=0.5))
         if len(kept_rows) != len(self):
             raise ValueError(f"{len(kept_rows)} flags for a table of {len(self)} rows")
         mask = np.frombuffer(kept_rows, dtype=np.bool_)
-        for name in ("_papers", "_concepts", "_texts"):
-            setattr(self, name, list(itertools.compress(getattr(self, name), kept_rows)))
-        for name in ("_sent_a", "_sent_b", "_starts", "_ends", "_kinds"):
+        for name in _NUMERIC_COLUMNS:
             column = getattr(self, name)
             kept = array(column.typecode)
             kept.frombytes(np.asarray(memoryview(column))[mask].tobytes())
             setattr(self, name, kept)
-        if self._scores:
+        if self._scores or self._texts:
             place = np.cumsum(mask) - 1  # each kept row's new place
             self._scores = {int(place[i]): v for i, v in self._scores.items() if mask[i]}
+            self._texts = {int(place[i]): v for i, v in self._texts.items() if mask[i]}
         # (a subsequence of rows in order is in order: _sorted stays as it was)
 
     def merge(self, more: Iterable[Mention]) -> None:
@@ -1170,10 +1237,7 @@ sentence='On RL', extractor='model', score=0.5))
             self.sort()
         places = [bisect.bisect_right(range(n), extra._key(j), key=self._key)
                   for j in range(m)]
-        strings: tuple[list, ...] = (self._papers, self._concepts, self._texts)
-        numbers = (self._sent_a, self._sent_b, self._starts, self._ends, self._kinds)
-        for column in strings:
-            column.extend([""] * m)
+        numbers = tuple(getattr(self, name) for name in _NUMERIC_COLUMNS)
         for numeric in numbers:
             numeric.extend(array(numeric.typecode, bytes(m * numeric.itemsize)))
         end = n
@@ -1181,21 +1245,23 @@ sentence='On RL', extractor='model', score=0.5))
             # this table's rows places[j]:end move j + 1 on, then extra row j goes before them
             a = places[j]
             if a < end:
-                for column in strings:
-                    column[a + j + 1:end + j + 1] = column[a:end]
                 for numeric in numbers:
                     numeric[a + j + 1:end + j + 1] = numeric[a:end]
             row = extra._row_values(j)
             field_name, extractor = extra._names[extra._kinds[j]]
             at = a + j
-            (self._papers[at], self._concepts[at], self._texts[at], sa, sb,
-             self._starts[at], self._ends[at]) = row[:7]
+            # (a string gets this table's code for it)
+            self._papers[at] = self._id_code(extra._ids[row[0]])
+            self._concepts[at] = self._id_code(extra._ids[row[1]])
+            sa, sb, self._starts[at], self._ends[at] = row[3:7]
             # (offsets read the same papers; a string gets this table's code for it)
             self._sent_a[at], self._sent_b[at] = (sa, sb) if sa >= 0 else self._literal(
                 extra._literals[-1 - sa])
             self._kinds[at] = self._code(field_name, extractor)
             end = a
-        scores = {i + bisect.bisect_right(places, i): v for i, v in self._scores.items()}
-        scores.update({places[j] + j: v for j, v in extra._scores.items()})
-        self._scores = scores
+        for name in ("_scores", "_texts"):
+            moved = {i + bisect.bisect_right(places, i): v
+                     for i, v in getattr(self, name).items()}
+            moved.update({places[j] + j: v for j, v in getattr(extra, name).items()})
+            setattr(self, name, moved)
         self._sorted = True
