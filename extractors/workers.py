@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -136,6 +137,13 @@ class Workers:
             if self.scheduler is not None:
                 self.client = _connect(self.scheduler)
             else:
+                if self.fork and sys.platform == "linux":
+                    # What this process holds now, its forked workers share page by page
+                    # until either writes to a page: a full collection writes to the header
+                    # of every object it sweeps, copying every page that holds one. Frozen,
+                    # they are not swept here (nor in the workers) until the cluster ends.
+                    gc.freeze()
+                    self._stack.callback(gc.unfreeze)
                 self._cluster, self.client = _local_cluster(self.n, fork=self.fork)
         except BaseException:
             self.close()

@@ -111,6 +111,30 @@ def test_local_workers_are_forked_or_started_fresh():
     assert all("spawn_main" in c for c in fresh), fresh  # new interpreters
 
 
+def _frozen(_shared, _task):
+    import gc
+
+    return gc.get_freeze_count()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_what_forked_workers_share_is_not_swept_while_they_run():
+    # a full collection writes to every object it sweeps, so every page holding one would
+    # be copied from the workers' shared memory: frozen while the cluster runs, then back
+    import gc
+
+    from extractors.workers import Workers
+
+    assert gc.get_freeze_count() == 0
+    with Workers(2) as workers:
+        assert gc.get_freeze_count() > 0
+        assert all(n > 0 for n in workers.map(_frozen, None, range(2), what="a test"))
+    assert gc.get_freeze_count() == 0
+    with Workers(2, fork=False) as workers:  # new processes share nothing: nothing frozen
+        assert gc.get_freeze_count() == 0
+        assert set(workers.map(_frozen, None, range(2), what="a test")) == {0}
+
+
 def test_a_large_corpus_builds_the_same_bytes_on_workers_started_fresh(
         corpus, one_process, extraction_on_workers, monkeypatch, tmp_path):
     # from FORK_MAX_TEXTS texts on, the local workers are new processes that load the
