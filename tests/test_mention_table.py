@@ -165,6 +165,26 @@ def test_a_table_that_reads_its_papers_texts_gives_what_it_was_given(seed: int) 
 
 
 @pytest.mark.parametrize("seed", range(30))
+def test_merging_a_table_of_the_same_papers_gives_what_merging_its_list_gives(
+        seed: int) -> None:
+    # term propagation collects its new mentions in such a table, read as it is (issue 17)
+    rng = random.Random(seed)
+    papers, items = _papers_and_mentions(rng)
+    more = _papers_and_mentions(random.Random(seed + 500))[1]
+    more = [dataclasses.replace(m, paper=rng.choice("abcd")) for m in more]
+    rng.shuffle(more)  # (in no order: the table is sorted as the list would be)
+    table = MentionTable(items, papers=papers)
+    sort_mentions(table)
+    plain = sorted_mentions(items)
+    assert list(merge_mentions(table, MentionTable(more, papers=papers))) == \
+        merge_mentions(plain, more)
+    other = MentionTable(items, papers=dict(papers))  # other papers: read as mentions
+    sort_mentions(other)
+    extra = MentionTable(more, papers=papers)
+    assert list(merge_mentions(other, extra)) == plain and list(extra) == more
+
+
+@pytest.mark.parametrize("seed", range(30))
 def test_keeping_some_rows_gives_what_a_filtered_list_gives(seed: int) -> None:
     rng = random.Random(seed)
     papers, items = _papers_and_mentions(rng)

@@ -1227,9 +1227,15 @@ sentence='On RL', extractor='model', score=0.5))
         ``more`` is sorted, each of its rows placed by binary search (after this table's
         equal rows, as a stable sort of both would place it), and the columns extended and
         their runs between those places moved back from the end, a slice at a time: no
-        second table, and a key made per added row, not per row of the table.
+        second table, and a key made per added row, not per row of the table. A ``more``
+        that is a table of the same papers is sorted in place and read as it is (no list of
+        its mentions made, nor a copy of it), and is not to be used after.
         """
-        extra = MentionTable(sorted_mentions(more), papers=self._paper_texts)
+        if isinstance(more, MentionTable) and more._paper_texts is self._paper_texts:
+            extra = more
+            extra.sort()
+        else:
+            extra = MentionTable(sorted_mentions(more), papers=self._paper_texts)
         m, n = len(extra), len(self)
         if not m:
             return
