@@ -91,12 +91,15 @@ BATCH_CHARS = 2 * CHUNK_CHARS
 #: processes slower than one on NeurIPS 2018); starting them costs a few seconds.
 MULTIPROCESS_MIN_TEXTS = 1000
 #: Texts up to which local workers are forked from the extraction process (they start at
-#: once, sharing its loaded pipeline); from here they are started fresh and load it
-#: themselves (~5 s more wall on 2 cores), since a forked worker comes to hold a private
-#: copy of the extraction process's memory as that process writes to it, which grows with
-#: the corpus (:class:`~extractors.workers.Workers`). 20,000 papers (~40,000 texts): the
-#: same peak either way; 100,000 papers: see bench/README.md (issue 17).
-FORK_MAX_TEXTS = 50_000
+#: once, sharing its loaded pipeline and what it holds: ~0.2 GB of pages each at 100,000
+#: papers); from here they are started fresh and load it themselves (~5 s more wall on 2
+#: cores). A forked worker comes to hold a private copy of each page of the extraction
+#: process that process writes to, which grows with the corpus; a fresh one costs the same
+#: at any size. What the extraction process holds when they fork is frozen (no collection
+#: sweeps it, :class:`~extractors.workers.Workers`), and its texts are on disk: at 100,000
+#: papers (200,000 texts) the forked workers' build peaked ~0.1 GB below the fresh
+#: workers' one (bench/README.md, issue 17). Beyond that size it was not measured.
+FORK_MAX_TEXTS = 250_000
 #: Texts per task handed to a worker; the in-process run goes chunk by chunk too, so that
 #: every ``nlp.pipe`` batch, and so every result, is the same whatever runs it.
 WORKER_CHUNK = 64
