@@ -991,7 +991,7 @@ def _shared_suffixes(used: set[str], registry: ConceptRegistry,
     (the label of the suffix as the first of those terms, in id order, says it)."""
     # per suffix, the first term it ends and where in that term's words it starts, and the
     # suffixes a second term ends too: not the set of terms each suffix ends (a set is
-    # ~200 bytes; most suffixes end one term; ~0.1 GB at 100,000 papers, issue 17)
+    # ~200 bytes; most suffixes end one term, issue 17)
     first: dict[str, tuple[str, int]] = {}
     shared: set[str] = set()
     for cid in sorted(used):
