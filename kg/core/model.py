@@ -798,6 +798,17 @@ def sort_mentions(mentions: list[Mention] | MentionTable) -> None:
         a = b
 
 
+_V = TypeVar("_V")
+
+
+def _set_sparse(sparse: dict[int, _V], i: int, value: _V | None) -> None:
+    """Row ``i``'s value in a column kept only for the rows that have one (``None``: none)."""
+    if value is None:
+        sparse.pop(i, None)
+    else:
+        sparse[i] = value
+
+
 #: A :class:`MentionTable`'s columns of numbers (arrays), one value a row.
 _NUMERIC_COLUMNS = ("_papers", "_concepts", "_sent_a", "_sent_b", "_starts", "_ends", "_kinds")
 
@@ -1080,11 +1091,7 @@ sentence='On RL', extractor='model', score=0.5))
         self._papers[i] = self._id_code(m.paper)
         self._concepts[i] = self._id_code(m.concept)
         self._enter(m.paper)  # (the pools are per paper: a row of another paper empties them)
-        text = self._surface(m.paper, m.field, m.start, m.end, m.text)
-        if text is None:
-            self._texts.pop(i, None)
-        else:
-            self._texts[i] = text
+        _set_sparse(self._texts, i, self._surface(m.paper, m.field, m.start, m.end, m.text))
         self._sent_a[i], self._sent_b[i] = self._bounds(m.paper, m.field, m.sentence)
         self._starts[i] = m.start
         self._ends[i] = m.end
@@ -1138,11 +1145,8 @@ sentence='On RL', extractor='model', score=0.5))
     def _set_values(self, i: int, values: tuple) -> None:
         (self._papers[i], self._concepts[i], text, self._sent_a[i], self._sent_b[i],
          self._starts[i], self._ends[i], self._kinds[i], score) = values
-        for sparse, value in ((self._texts, text), (self._scores, score)):
-            if value is None:
-                sparse.pop(i, None)
-            else:
-                sparse[i] = value
+        _set_sparse(self._texts, i, text)
+        _set_sparse(self._scores, i, score)
 
     def sort(self) -> None:
         """Sort in place into :func:`sorted_mentions`' order.
@@ -1176,16 +1180,23 @@ sentence='On RL', extractor='model', score=0.5))
             a = b
         self._sorted = True
 
+    def _take(self, index: np.ndarray) -> None:
+        """Each numeric column replaced by its rows at ``index`` (an order or a mask), a
+        column at a time."""
+        import numpy as np
+
+        for name in _NUMERIC_COLUMNS:
+            column = getattr(self, name)
+            taken = array(column.typecode)
+            taken.frombytes(np.asarray(memoryview(column))[index].tobytes())
+            setattr(self, name, taken)
+
     def _permute(self, order: np.ndarray) -> None:
         """Put row ``order[k]`` at ``k``, a column at a time: a copy of one column at a time
         beside the table, not a second table (a corpus's ids out of order: "p2", "p10")."""
         import numpy as np
 
-        for name in _NUMERIC_COLUMNS:
-            column = getattr(self, name)
-            moved = array(column.typecode)
-            moved.frombytes(np.asarray(memoryview(column))[order].tobytes())
-            setattr(self, name, moved)
+        self._take(order)
         if self._scores or self._texts:
             where = np.empty_like(order)
             where[order] = np.arange(len(order))  # each row's new place
@@ -1209,11 +1220,7 @@ sentence='On RL', extractor='model', score=0.5))
         if len(kept_rows) != len(self):
             raise ValueError(f"{len(kept_rows)} flags for a table of {len(self)} rows")
         mask = np.frombuffer(kept_rows, dtype=np.bool_)
-        for name in _NUMERIC_COLUMNS:
-            column = getattr(self, name)
-            kept = array(column.typecode)
-            kept.frombytes(np.asarray(memoryview(column))[mask].tobytes())
-            setattr(self, name, kept)
+        self._take(mask)
         if self._scores or self._texts:
             place = np.cumsum(mask) - 1  # each kept row's new place
             self._scores = {int(place[i]): v for i, v in self._scores.items() if mask[i]}
