@@ -57,13 +57,21 @@ def test_warming_inside_a_memory_zone_is_refused():
         warm_tokenizer(nlp, ["word"])
 
 
-def test_frequent_chunks_count_an_evenly_spaced_sample():
+def test_frequent_chunks_count_a_sample_in_runs():
     texts = [f"common t{i} t{i}" for i in range(10)]
     assert frequent_chunks(texts, sample=100) == ("common", *(f"t{i}" for i in range(10)))
-    # 2 of 10 texts: the first and the sixth
-    assert frequent_chunks(texts, sample=2) == ("common", "t0", "t5")
+    # 2 of 10 texts: one run, the first two
+    assert frequent_chunks(texts, sample=2) == ("common", "t0", "t1")
     assert frequent_chunks(texts, sample=2, limit=1) == ("common",)
     assert frequent_chunks(texts, sample=0) == frequent_chunks([]) == ()
+
+
+def test_the_sample_holds_titles_and_abstracts_alike():
+    # a corpus's texts as extraction lists them: each paper's title, then its abstract
+    texts = [text for i in range(1000)
+             for text in (f"Title {i} title words", f"abstract {i} abstract words")]
+    # (evenly spaced single texts, every tenth, were titles alone)
+    assert {"title", "words", "abstract"} <= set(frequent_chunks(texts, sample=200))
 
 
 def test_extraction_finds_the_same_with_and_without_the_warm_up(monkeypatch):
