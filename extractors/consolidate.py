@@ -1087,21 +1087,20 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: Mentions
     # every mention of the corpus at once)
     of_text = _mentions_by_text(mentions)
 
-    def spans(ds: DocSpans, curated: bool = False) -> list[tuple[int, int]]:
-        return [(m.start, m.end) for m in of_text(ds.paper, ds.field)
-                if not curated or m.extractor in ("lexicon", "acronym")]
+    sent = sendable if workers is not None and workers.parallel else str
 
-    def sentences(ds: DocSpans) -> dict[str, str]:
+    def task(ds: DocSpans) -> tuple[_DocText, list[tuple[int, int]]]:
+        # the text's mentions read once (a table makes each row's Mention as it is read)
+        ms = of_text(ds.paper, ds.field)
+        curated = [(m.start, m.end) for m in ms if m.extractor in ("lexicon", "acronym")]
         # here, a new mention shares the sentence string of the text's mentions (~0.1 KB
         # a new mention); a worker's would come back as a copy anyway
-        return {m.sentence: m.sentence for m in of_text(ds.paper, ds.field)} if here else {}
+        sentences = {m.sentence: m.sentence for m in ms} if here else {}
+        return (_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
+                         sent(by_id[ds.paper].text(ds.field)), curated, sentences),
+                [(m.start, m.end) for m in ms])
 
-    sent = sendable if workers is not None and workers.parallel else str
-    tasks = ([(_DocText(ds.paper, ds.field, ds.sents, ds.tokens,
-                        sent(by_id[ds.paper].text(ds.field)), spans(ds, curated=True),
-                        sentences(ds)),
-               spans(ds))
-              for ds in found[k:k + PROPAGATE_CHUNK]]
+    tasks = ([task(ds) for ds in found[k:k + PROPAGATE_CHUNK]]
              for k in range(0, len(found), PROPAGATE_CHUNK))
     parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
     found_mentions = (m for part in parts for doc_mentions in part for m in doc_mentions)
