@@ -25,22 +25,17 @@ import sys
 import time
 
 import psutil
+from tree_memory import per_process
+
+
+def _parent_and_cpu(p: psutil.Process) -> tuple[int, float]:
+    times = p.cpu_times()
+    return p.ppid(), times.user + times.system
 
 
 def _tree_cpu(root: psutil.Process) -> dict[int, tuple[int, float]]:
     """``pid -> (parent pid, CPU seconds)`` of ``root`` and each descendant still alive."""
-    out: dict[int, tuple[int, float]] = {}
-    try:
-        procs = [root, *root.children(recursive=True)]
-    except psutil.Error:
-        return out
-    for p in procs:
-        try:
-            times = p.cpu_times()
-            out[p.pid] = (p.ppid(), times.user + times.system)
-        except psutil.Error:  # ended between the listing and the read
-            continue
-    return out
+    return per_process(root, _parent_and_cpu)
 
 
 def main() -> int:

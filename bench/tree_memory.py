@@ -22,23 +22,33 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import psutil
 
+T = TypeVar("T")
 
-def _tree_pss(root: psutil.Process) -> dict[int, int]:
-    """PSS in KiB of ``root`` and each of its descendants still alive."""
-    out: dict[int, int] = {}
+
+def per_process(root: psutil.Process, read: Callable[[psutil.Process], T]) -> dict[int, T]:
+    """``read(p)`` of ``root`` and of each of its descendants still alive, by pid
+    (``bench/tree_cpu.py`` reads CPU times with it)."""
+    out: dict[int, T] = {}
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.Error:
         return out
     for p in procs:
         try:
-            out[p.pid] = p.memory_full_info().pss // 1024
+            out[p.pid] = read(p)
         except psutil.Error:  # ended between the listing and the read
             continue
     return out
+
+
+def _tree_pss(root: psutil.Process) -> dict[int, int]:
+    """PSS in KiB of ``root`` and each of its descendants still alive."""
+    return per_process(root, lambda p: p.memory_full_info().pss // 1024)
 
 
 def main(argv: list[str] | None = None) -> int:
