@@ -108,9 +108,13 @@ def sentence_pairs(text: str, sent_start: int, sent_end: int, inside: list[Candi
                     f.append(f"bs0={stretch}")
             if between:
                 f += [f"b1={between[0]}", f"bl={between[-1]}", f"tb1={ta}|{tb}|{between[0]}"]
-                f += [f"ba={w}" for w in set(between)]
+                # (sorted, not in a set's order: the order of a row's features is the order
+                # its weights are summed in, in float32, and a set's order of strings changes
+                # with the process's hash seed, which a separately started worker does not share)
+                f += [f"ba={w}" for w in sorted(set(between))]
                 bounded = ["<s>", *between, "</s>"]
-                f += [f"bb={a}_{b}" for a, b in set(zip(bounded, bounded[1:], strict=False))]
+                bigrams = sorted(set(zip(bounded, bounded[1:], strict=False)))
+                f += [f"bb={a}_{b}" for a, b in bigrams]
             else:
                 f.append("adjacent")
             pairs.append((i, j))
