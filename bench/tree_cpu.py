@@ -18,14 +18,13 @@ Exit status: ``CMD``'s.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 import time
 
 import psutil
-from tree_memory import per_process
+from tree_memory import command_line, per_process
 
 
 def _parent_and_cpu(p: psutil.Process) -> tuple[int, float]:
@@ -38,22 +37,15 @@ def _tree_cpu(root: psutil.Process) -> dict[int, tuple[int, float]]:
     return per_process(root, _parent_and_cpu)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--every", type=float, default=0.5, help="seconds between samples")
-    ap.add_argument("log", help="file for the samples and the summary")
-    ap.add_argument("cmd", nargs=argparse.REMAINDER, help="-- then the command")
-    args = ap.parse_args()
-    cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
-    if not cmd:
-        ap.error("no command given (after --)")
+def main(argv: list[str] | None = None) -> int:
+    log_path, every, cmd = command_line(__doc__.splitlines()[0], argv)
     load_before = os.getloadavg()[0]
     start = time.monotonic()
     child = subprocess.Popen(cmd)
     root = psutil.Process(child.pid)
     # pid -> [first seen, last seen, parent, CPU seconds at the last sample]
     seen: dict[int, list[float]] = {}
-    with open(args.log, "w", encoding="utf-8") as log:
+    with open(log_path, "w", encoding="utf-8") as log:
         log.write("# " + " ".join(cmd) + "\n")
         while child.poll() is None:
             now = time.monotonic() - start
@@ -64,7 +56,7 @@ def main() -> int:
             log.write(f"{now:.1f} " + " ".join(f"{pid}:{parent}:{cpu:.2f}" for pid, (parent, cpu)
                                                in sample.items()) + "\n")
             log.flush()
-            time.sleep(args.every)
+            time.sleep(every)
         wall = time.monotonic() - start
         lines = [f"{pid} (parent {int(parent)}): {first:7.1f} to {last:7.1f} s, "
                  f"CPU {cpu:7.1f} s" for pid, (first, last, parent, cpu) in seen.items()]

@@ -51,8 +51,11 @@ def _tree_pss(root: psutil.Process) -> dict[int, int]:
     return per_process(root, lambda p: p.memory_full_info().pss // 1024)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def command_line(description: str, argv: list[str] | None = None
+                 ) -> tuple[str, float, list[str]]:
+    """``LOG``, ``--every`` and the command after ``--`` of a sampler's command line
+    (this one's and ``bench/tree_cpu.py``'s)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("log", help="file the samples go to")
     parser.add_argument("--every", type=float, default=0.5, help="seconds between samples")
     parser.add_argument("cmd", nargs=argparse.REMAINDER, help="-- then the command")
@@ -60,12 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if not cmd:
         parser.error("no command given (put it after --)")
+    return args.log, args.every, cmd
+
+
+def main(argv: list[str] | None = None) -> int:
+    log_path, every, cmd = command_line(__doc__.splitlines()[0], argv)
     load_before = os.getloadavg()
     start = time.monotonic()
     child = subprocess.Popen(cmd)
     root = psutil.Process(child.pid)
     peak, peak_at, peak_parts = 0, 0.0, {}
-    with open(args.log, "w", encoding="utf-8") as log:
+    with open(log_path, "w", encoding="utf-8") as log:
         print("# " + " ".join(cmd), file=log)
         while child.poll() is None:
             parts = _tree_pss(root)
@@ -75,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                   + " ".join(f"{pid}:{kib / 1024:.1f}" for pid, kib in parts.items()), file=log)
             if total > peak:
                 peak, peak_at, peak_parts = total, now, parts
-            time.sleep(args.every)
+            time.sleep(every)
         wall = time.monotonic() - start
         summary = (f"peak PSS {peak / 1024:,.0f} MiB ({peak:,} KiB) at {peak_at:.1f} s ("
                    + ", ".join(f"{pid}: {kib / 1024:,.0f} MiB"

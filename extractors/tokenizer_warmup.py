@@ -91,7 +91,8 @@ def _sampled(n: int, sample: int) -> Iterator[int]:
         return
     runs = max(1, sample // SAMPLE_RUN)
     length = sample // runs
-    # runs k and k + 1 start n // runs or more apart, more than the length of a run
+    # runs k and k + 1 start n // runs or more apart, at least a run's length (n > sample):
+    # they do not overlap
     for k in range(runs):
         start = n * k // runs
         yield from range(start, start + length)

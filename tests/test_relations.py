@@ -2,6 +2,7 @@
 
 import copy
 import json
+import os
 import subprocess
 import sys
 
@@ -177,7 +178,7 @@ def test_a_pairs_features_come_in_the_same_order_whatever_the_hash_seed():
         "inside = [Candidate(11, 24, 'Method'), Candidate(102, 120, 'Material')]\n"
         "print(json.dumps(sentence_pairs(text, 0, len(text), inside)[1]))\n")
     rows = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                           check=True, cwd=ROOT, env={"PYTHONHASHSEED": seed, "PATH": ""}
+                           check=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}
                            ).stdout
             for seed in ("0", "1", "2", "3")}
     assert len(rows) == 1
