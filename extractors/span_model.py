@@ -23,11 +23,13 @@ from pathlib import Path
 
 import spacy
 from spacy.tokens import Doc
+from thinc.api import use_ops
 
 __all__ = [
     "LABEL_TO_TYPE",
     "MODEL_DIR",
     "SpanModelMissingError",
+    "load_model",
     "load_span_model",
     "predict_spans",
     "trim_edges",
@@ -90,6 +92,22 @@ class SpanModelMissingError(FileNotFoundError):
     """Raised when the shipped span-model weights cannot be found."""
 
 
+def load_model(path: str | Path, **options: object) -> spacy.Language:
+    """``spacy.load(path, **options)``, its neural layers multiplying matrices with NumPy's
+    BLAS instead of thinc's default, BLIS.
+
+    BLIS picks its kernels by the processor it recognises, and the one it ships with
+    (``blis`` 1.3) does not know AMD's Zen 5 (family 26): there it runs its generic
+    reference kernel, 6x slower than NumPy's OpenBLAS on the span model's products
+    (4,096 x 288 x 288: 16.1 vs 5.4 ms on one core), and the span model took half of an
+    extraction worker's time. With NumPy's, 2,000 texts through the span model took
+    7.7-8.0 -> 4.8-5.0 CPU-s, the same entities (bench/README.md, issue 17). The layers
+    keep the ops they were built with, in whatever thread runs them later.
+    """
+    with use_ops("numpy", use_blis=False):
+        return spacy.load(path, **options)
+
+
 @functools.lru_cache(maxsize=1)
 def load_span_model() -> spacy.Language:
     """Load (once) the shipped SciERC span model.
@@ -111,7 +129,7 @@ def load_span_model() -> spacy.Language:
             f"span model weights not found in {MODEL_DIR}; reinstall the package with its "
             "package data or retrain with `python extractors/training/train.py`"
         )
-    return spacy.load(MODEL_DIR)
+    return load_model(MODEL_DIR)
 
 
 def predict_spans(
