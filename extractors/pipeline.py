@@ -28,7 +28,6 @@ import spacy
 from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.tokens import Doc
-from threadpoolctl import threadpool_limits
 
 from extractors import patterns, text_cache
 from extractors.acceptance import Rejected, TermAcceptance
@@ -101,13 +100,6 @@ MULTIPROCESS_MIN_TEXTS = 1000
 #: papers (200,000 texts) the forked workers' build peaked ~0.1 GB below the fresh
 #: workers' one (bench/README.md, issue 17). Beyond that size it was not measured.
 FORK_MAX_TEXTS = 250_000
-#: NumPy's BLAS threads while a chunk runs (the span model's and the relation models'
-#: matrix products): the workers fill the cores already (with OpenBLAS's default of a
-#: thread per core, two workers on 2 cores took 40 CPU-s each at 5,000 papers instead of
-#: 27), and a product's last bits depend on how many threads share it (the
-#: same 300 x 96 x 288 product on one thread and on two differs), so every run of a text
-#: uses the same number.
-BLAS_THREADS = 1
 #: Texts per task handed to a worker; the in-process run goes chunk by chunk too, so that
 #: every ``nlp.pipe`` batch, and so every result, is the same whatever runs it.
 WORKER_CHUNK = 64
@@ -399,10 +391,8 @@ def _run_chunk(nlp: Language, chunk: _Chunk, batch_size: int,
     """The chunk's texts through ``nlp``, in a spaCy memory zone: the strings its texts add
     to the vocabulary (every new word, and a growing corpus keeps coining names) are dropped
     when it ends, or a worker's memory would grow with the corpus. What it returns holds
-    plain strings and numbers, none of the zone's ``Doc`` objects or string ids.
-
-    NumPy's BLAS runs one thread meanwhile (:data:`BLAS_THREADS`)."""
-    with threadpool_limits(limits=BLAS_THREADS, user_api="blas"), nlp.memory_zone():
+    plain strings and numbers, none of the zone's ``Doc`` objects or string ids."""
+    with nlp.memory_zone():
         texts = {i: (text, where) for i, text, where, _, _ in chunk}
         records = {i: r for i, _, _, r, _ in chunk if r is not None}
         raw = {i: r for i, _, _, _, r in chunk if r is not None}

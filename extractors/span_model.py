@@ -20,18 +20,23 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import spacy
+from spacy.pipeline import Tok2Vec
 from spacy.tokens import Doc
-from thinc.api import use_ops
+from thinc.api import NumpyOps
+from threadpoolctl import threadpool_limits
 
 __all__ = [
     "LABEL_TO_TYPE",
     "MODEL_DIR",
     "SpanModelMissingError",
+    "TOK2VEC_OPS",
     "load_model",
     "load_span_model",
     "predict_spans",
+    "tok2vec_per_text",
     "trim_edges",
 ]
 
@@ -92,20 +97,46 @@ class SpanModelMissingError(FileNotFoundError):
     """Raised when the shipped span-model weights cannot be found."""
 
 
-def load_model(path: str | Path, **options: object) -> spacy.Language:
-    """``spacy.load(path, **options)``, its neural layers multiplying matrices with NumPy's
-    BLAS instead of thinc's default, BLIS.
+def load_model(path: str | Path, **options: Any) -> spacy.Language:
+    """``spacy.load(path, **options)``, its ``tok2vec`` run as :func:`tok2vec_per_text`
+    makes it run."""
+    nlp = spacy.load(path, **options)
+    if "tok2vec" in nlp.pipe_names:
+        tok2vec_per_text(nlp.get_pipe("tok2vec"))
+    return nlp
 
-    BLIS picks its kernels by the processor it recognises, and the one it ships with
-    (``blis`` 1.3) does not know AMD's Zen 5 (family 26): there it runs its generic
-    reference kernel, 6x slower than NumPy's OpenBLAS on the span model's products
-    (4,096 x 288 x 288: 16.1 vs 5.4 ms on one core), and the span model took half of an
-    extraction worker's time. With NumPy's, 2,000 texts through the span model took
-    7.7-8.0 -> 4.8-5.0 CPU-s, the same entities (bench/README.md, issue 17). The layers
-    keep the ops they were built with, in whatever thread runs them later.
+
+#: The ``tok2vec`` layers' matrix products: NumPy's BLAS (OpenBLAS in NumPy's wheels)
+#: instead of thinc's default, BLIS.
+TOK2VEC_OPS = NumpyOps(use_blis=False)
+
+
+def tok2vec_per_text(pipe: Tok2Vec) -> None:
+    """Let ``pipe`` multiply with :data:`TOK2VEC_OPS`, a text at a time, on one BLAS thread.
+
+    BLIS picks its kernels by the processor it recognises, and the ``blis`` thinc brings
+    (1.3) does not know AMD's Zen 5 (family 26): there it runs its generic reference
+    kernel, 3x slower than NumPy's OpenBLAS on the span model's products (4,096 x 288 x
+    288 on one core: 16.1 against 5.4 ms), and the span model took half of an extraction
+    worker's time (bench/README.md, issue 17). But OpenBLAS gives a row a result that
+    depends on how many rows the product has and where the row is among them (BLIS does
+    not), and on how many threads share it: a text's vectors would depend on the texts
+    batched with it, and an incremental build (other batches) could differ from a full
+    one. A text alone, on one thread, is always the same product. The ``ner`` stays on
+    BLIS: it scores the batch's texts together, and its products are small beside the
+    ``tok2vec``'s (~32,000 multiply-adds a token against ~442,000).
     """
-    with use_ops("numpy", use_blis=False):
-        return spacy.load(path, **options)
+    for layer in pipe.model.walk():
+        layer.ops = TOK2VEC_OPS
+    model = pipe.model
+
+    def predict(docs: Iterable[Doc]) -> list:
+        width = model.get_dim("nO")
+        with threadpool_limits(limits=1, user_api="blas"):
+            return [model.predict([doc])[0] if len(doc) else model.ops.alloc((0, width))
+                    for doc in docs]
+
+    pipe.predict = predict  # type: ignore[method-assign]
 
 
 @functools.lru_cache(maxsize=1)

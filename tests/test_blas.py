@@ -1,70 +1,60 @@
-"""The span model multiplies matrices with NumPy's BLAS, one thread while a build extracts.
+"""The span model's ``tok2vec`` multiplies with NumPy's BLAS, a text at a time.
 
 BLIS (thinc's default) runs its generic reference kernel on processors it does not know,
-several times slower than NumPy's OpenBLAS (bench/README.md); and a product's last bits
-depend on how many threads share it, so extraction fixes that number wherever it runs.
+several times slower than NumPy's OpenBLAS (bench/README.md); OpenBLAS's result for a row
+depends on the rows multiplied with it and on the threads that share the product, so a
+text's vectors must not depend on the texts batched with it nor on the caller's threads:
+an incremental build (other batches) gives what a full build gives.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
-from spacy.language import Language
-from threadpoolctl import threadpool_info, threadpool_limits
+from threadpoolctl import threadpool_limits
 
 from tests.conftest import EXAMPLE
 
-#: Where the component below writes: the build extracts in a forked child process.
-RECORD: list[Path] = []
 
-
-def _blas_threads() -> int:
-    return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
-
-
-@Language.component("test_blas_threads")
-def _record_blas_threads(doc):
-    with RECORD[0].open("a") as f:
-        f.write(f"{_blas_threads()}\n")
-    return doc
-
-
-def test_the_span_models_layers_multiply_with_numpys_blas():
+@pytest.fixture(scope="module")
+def nlp():
     from extractors.pipeline import base_pipeline, span_model_dir
 
     model_dir = span_model_dir()
     if model_dir is None:
         pytest.skip("the span model's weights are not installed")
-    nlp = base_pipeline(model_dir)
+    return base_pipeline(model_dir)
+
+
+@pytest.fixture(scope="module")
+def texts():
+    paragraphs = EXAMPLE.read_text(encoding="utf-8").split("\n\n")[1:]
+    return [p.strip() for p in paragraphs if p.strip()]
+
+
+def test_the_tok2vec_multiplies_with_numpys_blas_and_the_ner_with_blis(nlp):
     layers = list(nlp.get_pipe("tok2vec").model.walk())
     assert len(layers) > 10
     assert {layer.ops.use_blis for layer in layers} == {False}
-    ops = layers[0].ops
+    assert {layer.ops.use_blis for layer in nlp.get_pipe("ner").model.walk()} == {True}
     x, y = np.ones((3, 4), dtype="f"), np.ones((4, 2), dtype="f")
-    assert ops.gemm(x, y).tolist() == (x @ y).tolist()
+    assert layers[0].ops.gemm(x, y).tolist() == (x @ y).tolist()
 
 
-def test_extraction_runs_on_one_blas_thread_whatever_the_caller_set(monkeypatch, tmp_path):
-    from extractors import pipeline
-    from kg.build import build
+def test_a_texts_vectors_do_not_depend_on_its_batch_nor_the_callers_threads(nlp, texts):
+    def run(batch_size: int, threads: int) -> list:
+        with threadpool_limits(limits=threads, user_api="blas"):
+            docs = list(nlp.pipe(texts, batch_size=batch_size))
+            assert max(i["num_threads"] for i in __import__("threadpoolctl").threadpool_info()
+                       if i["user_api"] == "blas") == threads  # the caller's, kept
+        return [(doc.tensor, [(e.start_char, e.end_char, e.label_) for e in doc.ents])
+                for doc in docs]
 
-    if not any(i["user_api"] == "blas" for i in threadpool_info()):
-        pytest.skip("NumPy's BLAS is not one threadpoolctl can see")
-    base = pipeline.base_pipeline
-
-    def with_recorder(model_dir):
-        nlp = base(model_dir)
-        nlp.add_pipe("test_blas_threads")
-        return nlp
-
-    monkeypatch.setattr(pipeline, "base_pipeline", with_recorder)
-    RECORD[:] = [tmp_path / "threads"]
-    with threadpool_limits(limits=2, user_api="blas"):
-        build([EXAMPLE], tmp_path / "out", page=False, workers=1)
-        after = _blas_threads()
-    seen = RECORD[0].read_text().split()
-    assert len(seen) >= 19  # each of the 19 abstracts went through it
-    assert set(seen) == {"1"}
-    assert after == 2  # the caller's setting is still the caller's
+    together, apart = run(64, 2), run(3, 1)
+    assert len(together) == 19
+    for (vectors, ents), (vectors_apart, ents_apart) in zip(together, apart, strict=True):
+        assert vectors.shape[0] > 50
+        assert np.array_equal(vectors, vectors_apart)  # bit for bit
+        assert ents == ents_apart
+    # the empty text too
+    assert nlp("").tensor.shape[0] == 0
