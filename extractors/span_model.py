@@ -25,7 +25,7 @@ from typing import Any
 import spacy
 from spacy.pipeline import Tok2Vec
 from spacy.tokens import Doc
-from thinc.api import NumpyOps
+from thinc.api import Model, NumpyOps
 from threadpoolctl import threadpool_limits
 
 __all__ = [
@@ -128,15 +128,22 @@ def tok2vec_per_text(pipe: Tok2Vec) -> None:
     """
     for layer in pipe.model.walk():
         layer.ops = TOK2VEC_OPS
-    model = pipe.model
+    pipe.predict = _PerText(pipe.model)  # type: ignore[method-assign]
 
-    def predict(docs: Iterable[Doc]) -> list:
+
+class _PerText:
+    """A ``tok2vec`` model's ``Tok2Vec.predict``, a text at a time on one BLAS thread (an
+    object, not a closure: the pipe still pickles, as spaCy's ``n_process`` may need)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+
+    def __call__(self, docs: Iterable[Doc]) -> list:
+        model = self.model
         width = model.get_dim("nO")
         with threadpool_limits(limits=1, user_api="blas"):
             return [model.predict([doc])[0] if len(doc) else model.ops.alloc((0, width))
                     for doc in docs]
-
-    pipe.predict = predict  # type: ignore[method-assign]
 
 
 @functools.lru_cache(maxsize=1)

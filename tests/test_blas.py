@@ -9,9 +9,11 @@ an incremental build (other batches) gives what a full build gives.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from tests.conftest import EXAMPLE
 
@@ -39,13 +41,18 @@ def test_the_tok2vec_multiplies_with_numpys_blas_and_the_ner_with_blis(nlp):
     assert {layer.ops.use_blis for layer in nlp.get_pipe("ner").model.walk()} == {True}
     x, y = np.ones((3, 4), dtype="f"), np.ones((4, 2), dtype="f")
     assert layers[0].ops.gemm(x, y).tolist() == (x @ y).tolist()
+    # the pipe still pickles (spaCy's n_process may send it), and comes back the same
+    again = pickle.loads(pickle.dumps(nlp.get_pipe("tok2vec")))
+    assert {layer.ops.use_blis for layer in again.model.walk()} == {False}
+    doc = nlp("We propose a CRF model for named entity recognition.")
+    assert np.array_equal(again.predict([doc])[0], doc.tensor)
 
 
 def test_a_texts_vectors_do_not_depend_on_its_batch_nor_the_callers_threads(nlp, texts):
     def run(batch_size: int, threads: int) -> list:
         with threadpool_limits(limits=threads, user_api="blas"):
             docs = list(nlp.pipe(texts, batch_size=batch_size))
-            assert max(i["num_threads"] for i in __import__("threadpoolctl").threadpool_info()
+            assert max(i["num_threads"] for i in threadpool_info()
                        if i["user_api"] == "blas") == threads  # the caller's, kept
         return [(doc.tensor, [(e.start_char, e.end_char, e.label_) for e in doc.ents])
                 for doc in docs]
