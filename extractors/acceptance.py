@@ -62,6 +62,7 @@ from extractors.termhood import (
     property_noun,
     word_shape_ok,
 )
+from kg.core.collect import trimming
 from kg.core.model import Concept, Mention, MentionTable
 from kg.core.text import norm_key, plural
 
@@ -90,6 +91,8 @@ TRUSTED_ORIGINS = frozenset({"lexicon", "acronym", "pattern"})
 
 #: Mentions in its one paper that make a term central there (as a title mention does).
 REPEATED = 2
+#: Papers the termhood filter counts between two returns of the C heap's free pages.
+PAPERS_PER_TRIM = 2048
 
 #: Words from which a one-paper term said once is a description, not a term (C-value:
 #: the longer a candidate, the more occurrences it needs): "knowledge-rich vocabulary
@@ -412,7 +415,8 @@ class TermAcceptance:
         n_papers: Counter[str] = Counter()  # papers that mention it or a concept under it
         said: Counter[str] = Counter()  # its mentions
         repeated: set[str] = set()  # said REPEATED times or more in one paper
-        for run in _paper_runs(mentions):
+        # (each paper's mentions and counts are garbage once counted: given back on the way)
+        for run in trimming(_paper_runs(mentions), every=PAPERS_PER_TRIM):
             here: Counter[str] = Counter()
             for m in run:
                 here[m.concept] += 1
@@ -674,7 +678,8 @@ def in_passing(mentions: Iterable[Mention], decisions: Mapping[str, Decision],
     if not topics:
         return set()
     out: set[tuple[str, str]] = set()
-    for run in _paper_runs(mentions):  # a paper at a time: a count per topic it names
+    # a paper at a time: a count per topic it names (its mentions garbage once counted)
+    for run in trimming(_paper_runs(mentions), every=PAPERS_PER_TRIM):
         n: Counter[str] = Counter()
         for m in run:
             if m.concept in topics:

@@ -64,7 +64,7 @@ from extractors.phrases import PhraseIndex
 from extractors.termhood import CorpusStats, general_zipf, generic_name, property_noun
 from extractors.type_votes import TypeVotes
 from extractors.workers import Workers, sendable
-from kg.core.collect import return_free_pages
+from kg.core.collect import return_free_pages, trimming
 from kg.core.model import (
     Concept,
     Mention,
@@ -90,6 +90,7 @@ __all__ = [
     "NESTED_POLICIES",
     "NearDuplicates",
     "PROPAGATE_CHUNK",
+    "TEXTS_PER_TRIM",
     "PROPAGATE_PARALLEL_MIN",
     "propagatable",
     "propagate",
@@ -1102,15 +1103,19 @@ def propagate(found: Sequence[DocSpans], papers: list[Paper], mentions: Mentions
 
     tasks = ([task(ds) for ds in found[k:k + PROPAGATE_CHUNK]]
              for k in range(0, len(found), PROPAGATE_CHUNK))
-    parts = (workers or Workers()).map(run, shared, tasks, what="term propagation")
+    # (each chunk's texts, tokens and words are garbage once matched: given back on the way)
+    parts = trimming((workers or Workers()).map(run, shared, tasks, what="term propagation"),
+                     every=max(1, TEXTS_PER_TRIM // PROPAGATE_CHUNK))
     found_mentions = (m for part in parts for doc_mentions in part for m in doc_mentions)
     # a table's new mentions in a table of the same papers, in columns as they come: a list
     # of them was a Mention object each, and merging sorted it into a second list (~0.2 GB
     # at 100,000 papers, issue 17)
     extra: Iterable[Mention] = MentionTable(found_mentions, papers=mentions.papers) \
         if isinstance(mentions, MentionTable) else list(found_mentions)
-    # the matchers (~23 MB at 5,000 papers) go before the mentions are merged, not after
+    # the matchers (~23 MB at 5,000 papers) go before the mentions are merged, not after,
+    # and so do the pages they and the last chunks held
     del shared, parts
+    return_free_pages()
     return merge_mentions(mentions, extra)
 
 
@@ -1118,27 +1123,63 @@ def _mentions_by_text(mentions: Sequence[Mention]) -> Callable[[str, str], list[
     """``(paper, field)`` → that text's mentions, in the order of ``mentions``.
 
     Sorted mentions (:func:`~kg.core.model.sorted_mentions`) come text by text: each text's
-    are then a run of the list, and only where each run starts and ends is kept (a few
-    integers per text); otherwise the mentions are grouped in lists.
+    are then a run of the list, and only where each paper's runs start is kept (a number
+    per paper, and a row and a field code per text, in arrays: a dict of tuples per text
+    was ~250 bytes a text, ~50 MB at 100,000 papers, held through propagation and the name
+    pass); otherwise the mentions are grouped in lists.
+
+    >>> ms = [Mention("a", "c", f, s, s + 1, "x", "x", "model")
+    ...       for f, s in [("title", 0), ("abstract", 2), ("abstract", 5)]]
+    >>> of_text = _mentions_by_text(ms)
+    >>> [m.start for m in of_text("a", "abstract")], of_text("a", "keywords"), of_text("b", "title")
+    ([2, 5], [], [])
     """
-    runs: dict[tuple[str, str], tuple[int, int]] = {}
-    last = None
-    for i, m in enumerate(mentions):
-        key = (m.paper, m.field)
-        if key == last:
+    # (a table's columns read: no Mention made a row)
+    keys = zip(mention_column(mentions, "paper"), mention_column(mentions, "field"), strict=True)
+    first_run: dict[str, int] = {}  # a paper's first run
+    run_row = array("i")  # each run's first row
+    run_field = array("B")  # each run's field, by its index in ``fields``
+    run_opens = bytearray()  # 1 where a run is its paper's first
+    fields: list[str] = []
+    paper: str | None = None
+    field_name: str | None = None
+    by_text = True
+    for n, (p, f) in enumerate(keys):
+        if p == paper and f == field_name:
             continue
-        if key in runs:  # not text by text: lists
-            groups: dict[tuple[str, str], list[Mention]] = defaultdict(list)
-            for n in mentions:
-                groups[(n.paper, n.field)].append(n)
-            return lambda paper, field: groups.get((paper, field), [])
-        if last is not None:
-            runs[last] = (runs[last][0], i)
-        runs[key], last = (i, len(mentions)), key
+        if p != paper:
+            if p in first_run:
+                by_text = False  # a paper's rows apart
+                break
+            first_run[p] = len(run_row)
+        elif f in (fields[c] for c in run_field[first_run[p]:]):
+            by_text = False  # a text's rows apart
+            break
+        if f not in fields:
+            fields.append(f)
+        run_opens.append(p != paper)
+        run_row.append(n)
+        run_field.append(fields.index(f))
+        paper, field_name = p, f
+    if not by_text:
+        groups: dict[tuple[str, str], list[Mention]] = defaultdict(list)
+        for m in mentions:
+            groups[(m.paper, m.field)].append(m)
+        return lambda paper, field: groups.get((paper, field), [])
+    run_row.append(len(mentions))  # (the last run's end)
+    field_codes = {f: c for c, f in enumerate(fields)}
 
     def of_text(paper: str, field: str) -> list[Mention]:
-        a, b = runs.get((paper, field), (0, 0))
-        return mentions[a:b]
+        r = first_run.get(paper)
+        code = field_codes.get(field)
+        if r is None or code is None:
+            return []
+        for k in range(r, len(run_field)):
+            if k > r and run_opens[k]:
+                break  # the next paper's
+            if run_field[k] == code:
+                return mentions[run_row[k]:run_row[k + 1]]
+        return []
 
     return of_text
 
@@ -1183,6 +1224,9 @@ def _function_word_first(form: str) -> bool:
 PROPAGATE_PARALLEL_MIN = 2000
 #: Texts per propagation task.
 PROPAGATE_CHUNK = 256
+#: Texts a pass over the corpus reads between two returns of the C heap's free pages
+#: (:func:`~kg.core.collect.trimming`).
+TEXTS_PER_TRIM = 4096
 #: Concepts' forms tokenised in one memory zone while propagation's matchers are built.
 FORMS_PER_ZONE = 1024
 
@@ -1512,7 +1556,8 @@ def _name_mentions(found: Sequence[DocSpans], papers: list[Paper], mentions: Men
     # the names' objects, and the offsets in arrays)
     names: dict[str, str] = {}
     offsets: dict[int, int] = {}
-    for ds in found:
+    # (each text's spans, text and mentions are garbage once read: given back on the way)
+    for ds in trimming(found, every=TEXTS_PER_TRIM):
         text = by_id[ds.paper].text(ds.field)
         here = of_text(ds.paper, ds.field)
         taken = Intervals((m.start, m.end) for m in here)

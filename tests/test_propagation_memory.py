@@ -7,7 +7,14 @@ import tracemalloc
 import spacy
 
 from extractors.consolidate import DocSpans, propagate
-from kg.core.model import Concept, Mention, Paper, merge_mentions, sorted_mentions
+from kg.core.model import (
+    Concept,
+    Mention,
+    MentionTable,
+    Paper,
+    merge_mentions,
+    sorted_mentions,
+)
 
 
 def _mentions(n, texts, seed=7):
@@ -112,3 +119,35 @@ def test_propagated_mentions_share_their_surfaces_and_offsets():
     assert len(got) == 29 and {(m.text, m.start, m.end) for m in got} == {("SimplE", a, a + 6)}
     assert len({id(m.text) for m in got}) == 1
     assert len({id(m.start) for m in got}) == len({id(m.end) for m in got}) == 1
+
+
+def test_a_text_s_mentions_are_found_by_its_paper_and_field():
+    # propagation and the name pass read each text's mentions: sorted ones as runs, others
+    # grouped; both give every text's, in order, and nothing for a text without any
+    from extractors.consolidate import _mentions_by_text
+
+    ms = _mentions(3000, 200, seed=9)
+    texts = {(f"p{n:05d}", f) for n in range(205) for f in ("title", "abstract", "keywords")}
+    for mentions in (ms, sorted_mentions(ms), MentionTable(sorted_mentions(ms))):
+        of_text = _mentions_by_text(mentions)
+        for paper, field in texts:
+            assert of_text(paper, field) == [m for m in mentions
+                                             if (m.paper, m.field) == (paper, field)]
+
+
+def test_finding_a_text_s_mentions_holds_no_tuple_per_text():
+    # a dict of (paper, field) tuples to (start, end) tuples was ~250 bytes a text (~50 MB at
+    # 100,000 papers, held through propagation and the name pass), issue 17
+    from extractors.consolidate import _mentions_by_text
+
+    ms = MentionTable(sorted_mentions(
+        Mention(f"p{n:05d}", "c", field, a, a + 1, "x", "x", "model")
+        for n in range(4000) for field in ("title", "abstract") for a in range(3)))
+    tracemalloc.start()
+    try:
+        of_text = _mentions_by_text(ms)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(of_text("p00042", "abstract")) == 3
+    assert held / 8000 < 80, f"{held / 8000:.0f} bytes a text"

@@ -6,9 +6,16 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
-__all__ = ["BUILD_THRESHOLD", "fewer_collections", "release_free_memory", "return_free_pages"]
+__all__ = ["BUILD_THRESHOLD", "TRIM_EVERY", "fewer_collections", "release_free_memory",
+           "return_free_pages", "trimming"]
+
+T = TypeVar("T")
+
+#: Items between two :func:`return_free_pages` calls in :func:`trimming`.
+TRIM_EVERY = 16
 
 #: Allocations between young collections during a build (Python's default is 700). A
 #: build makes millions of spans, mentions and triples that live until it ends, so the
@@ -71,3 +78,20 @@ def return_free_pages() -> None:
     except (OSError, AttributeError):  # not glibc (musl, macOS, Windows)
         return
     trim(0)
+
+
+def trimming(items: Iterable[T], every: int = TRIM_EVERY) -> Iterator[T]:
+    """``items``, with the C heap's free pages given back after every ``every`` of them.
+
+    For a long pass that makes and drops temporaries item after item (chunks of texts)
+    while it grows what it keeps: glibc reuses little of what the pass freed, and without
+    a trim on the way the process held the pass's garbage until its end (term propagation
+    at 100,000 papers: ~120 MB, given back only after the pass, issue 17).
+
+    >>> list(trimming(range(5), every=2))
+    [0, 1, 2, 3, 4]
+    """
+    for n, item in enumerate(items, start=1):
+        yield item
+        if n % every == 0:
+            return_free_pages()
