@@ -1200,8 +1200,13 @@ sentence='On RL', extractor='model', score=0.5))
         for name in _NUMERIC_COLUMNS:
             column = getattr(self, name)
             taken = array(column.typecode)
-            taken.frombytes(np.asarray(memoryview(column))[index].tobytes())
+            # (the rows taken read as they are: no bytes copy of them between)
+            taken.frombytes(memoryview(np.asarray(memoryview(column))[index]).cast("B"))
             setattr(self, name, taken)
+            # the old column's pages back before the next column is copied (glibc keeps a
+            # freed block this large, issue 17)
+            del column, taken
+            return_free_pages()
 
     def _permute(self, order: np.ndarray) -> None:
         """Put row ``order[k]`` at ``k``, a column at a time: a copy of one column at a time
