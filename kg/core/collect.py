@@ -9,13 +9,10 @@ import gc
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["BUILD_THRESHOLD", "TRIM_EVERY", "fewer_collections", "release_free_memory",
-           "return_free_pages", "trimming"]
+__all__ = ["BUILD_THRESHOLD", "fewer_collections", "release_free_memory", "return_free_pages",
+           "trimming"]
 
 T = TypeVar("T")
-
-#: Items between two :func:`return_free_pages` calls in :func:`trimming`.
-TRIM_EVERY = 16
 
 #: Allocations between young collections during a build (Python's default is 700). A
 #: build makes millions of spans, mentions and triples that live until it ends, so the
@@ -80,7 +77,7 @@ def return_free_pages() -> None:
     trim(0)
 
 
-def trimming(items: Iterable[T], every: int = TRIM_EVERY) -> Iterator[T]:
+def trimming(items: Iterable[T], *, every: int) -> Iterator[T]:
     """``items``, with the C heap's free pages given back after every ``every`` of them.
 
     For a long pass that makes and drops temporaries item after item (chunks of texts)

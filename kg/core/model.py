@@ -33,7 +33,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TypeVar, overload
 
-from kg.core.collect import return_free_pages
+from kg.core.collect import return_free_pages, trimming
 from kg.core.salience import Salience, salience_by_paper, score_salience
 from kg.core.sorted_ids import SortedIds
 from kg.core.text import acronym_key, norm_key
@@ -498,17 +498,13 @@ def dump_section(file: BinaryIO, name: str, cls: type, items: Iterable) -> None:
     item's field values (:func:`dump_rows`, :func:`kg.stores.spill.dump_spill`)."""
     names = [f.name for f in dataclass_fields(cls)]
     piece: list[tuple] = []
-    pieces = 0
-    for item in items:
+    # (each piece's rows and pickled bytes are garbage once written: given back on the way,
+    # not at the end, issue 17)
+    for item in trimming(items, every=ROWS_PER_PIECE * PIECES_PER_TRIM):
         piece.append(tuple([getattr(item, n) for n in names]))
         if len(piece) == ROWS_PER_PIECE:
             pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
             piece = []
-            pieces += 1
-            if pieces % PIECES_PER_TRIM == 0:
-                # (each piece's rows and pickled bytes are garbage once written: given back
-                # on the way, not at the end, issue 17)
-                return_free_pages()
     if piece:
         pickle.dump((name, piece), file, protocol=pickle.HIGHEST_PROTOCOL)
 
