@@ -94,6 +94,15 @@ def test_a_local_cluster_builds_the_same_bytes(corpus, one_process, extraction_o
     assert here.exists()
 
 
+def test_progress_bars_leave_extraction_on_the_workers(corpus, one_process,
+                                                      extraction_on_workers, tmp_path):
+    # A progress bar starts a thread (tqdm's monitor): the code issue 17 was filed against
+    # then forked no workers and extracted in one process (20,000 papers in a terminal:
+    # 268-274 s, against 172-180 s with -q; bench/README.md). ``extraction_on_workers``
+    # fails a task run here.
+    _same(one_process, _build(corpus, tmp_path / "bars", workers=2, progress=True))
+
+
 def _command_line(_shared, _task):
     with open("/proc/self/cmdline", "rb") as f:
         return f.read().decode()
