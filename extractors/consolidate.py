@@ -1138,9 +1138,9 @@ def _mentions_by_text(mentions: Sequence[Mention]) -> Callable[[str, str], list[
     keys = zip(mention_column(mentions, "paper"), mention_column(mentions, "field"), strict=True)
     first_run: dict[str, int] = {}  # a paper's first run
     run_row = array("i")  # each run's first row
-    run_field = array("B")  # each run's field, by its index in ``fields``
+    run_field = array("B")  # each run's field, by its code in ``field_codes``
     run_opens = bytearray()  # 1 where a run is its paper's first
-    fields: list[str] = []
+    field_codes: dict[str, int] = {}
     paper: str | None = None
     field_name: str | None = None
     by_text = True
@@ -1152,14 +1152,12 @@ def _mentions_by_text(mentions: Sequence[Mention]) -> Callable[[str, str], list[
                 by_text = False  # a paper's rows apart
                 break
             first_run[p] = len(run_row)
-        elif f in (fields[c] for c in run_field[first_run[p]:]):
+        elif field_codes.get(f) in run_field[first_run[p]:]:
             by_text = False  # a text's rows apart
             break
-        if f not in fields:
-            fields.append(f)
         run_opens.append(p != paper)
         run_row.append(n)
-        run_field.append(fields.index(f))
+        run_field.append(field_codes.setdefault(f, len(field_codes)))
         paper, field_name = p, f
     if not by_text:
         groups: dict[tuple[str, str], list[Mention]] = defaultdict(list)
@@ -1167,7 +1165,6 @@ def _mentions_by_text(mentions: Sequence[Mention]) -> Callable[[str, str], list[
             groups[(m.paper, m.field)].append(m)
         return lambda paper, field: groups.get((paper, field), [])
     run_row.append(len(mentions))  # (the last run's end)
-    field_codes = {f: c for c, f in enumerate(fields)}
 
     def of_text(paper: str, field: str) -> list[Mention]:
         r = first_run.get(paper)

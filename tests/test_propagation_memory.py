@@ -136,7 +136,7 @@ def test_a_text_s_mentions_are_found_by_its_paper_and_field():
 
 
 def test_finding_a_text_s_mentions_holds_no_tuple_per_text():
-    # a dict of (paper, field) tuples to (start, end) tuples was ~250 bytes a text (~50 MB at
+    # a dict of (paper, field) tuples to (start, end) tuples was ~163 bytes a text (~33 MB at
     # 100,000 papers, held through propagation and the name pass), issue 17
     from extractors.consolidate import _mentions_by_text
 
